@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Asks the kernel for a free TCP port on 127.0.0.1.
+ * @returns {Promise<number>} the port number
+ */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * @typedef {object} RunningMock
+ * @property {string} url   origin of the mock, e.g. `http://127.0.0.1:43121` (no base path)
+ * @property {number} port  the TCP port it listens on
+ * @property {() => Promise<void>} close  stops the Prism process
+ */
+
+/**
+ * Starts `prism mock` on a bundled OpenAPI document, listening on 127.0.0.1 only.
+ *
+ * Prism serves the paths of the document under the server's base path
+ * (`/api/svc/v3/images/list` for the central API).
+ *
+ * @param {object} options
+ * @param {string} options.document  path to the bundle (`dist/central.yaml`)
+ * @param {number} [options.port]    port to listen on; a free one when omitted
+ * @param {boolean} [options.dynamic] generate bodies from schemas instead of examples (default false)
+ * @param {number} [options.timeoutMs] how long to wait for Prism to listen (default 60000 ms)
+ * @returns {Promise<RunningMock>}
+ * @throws {Error} when the document does not exist, Prism exits early or does not listen in time
+ */
+export async function startMock({ document, port, dynamic = false, timeoutMs = 60_000 }) {
+  if (!existsSync(document)) {
+    throw new Error(`startMock: document "${document}" does not exist; run \`npm run bundle\` first`);
+  }
+  const listenPort = port ?? (await freePort());
+  const cli = require.resolve('@stoplight/prism-cli/dist/index.js');
+  const args = [cli, 'mock', document, '-h', '127.0.0.1', '-p', String(listenPort)];
+  if (dynamic) args.push('--dynamic');
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const collect = (chunk) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+
+  const close = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+    });
+
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      close();
+      reject(new Error(`startMock: Prism did not listen on port ${listenPort} within ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    const onData = () => {
+      if (/Prism is listening/.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`startMock: Prism exited with code ${code} before listening:\n${output}`));
+    });
+  });
+
+  return { url: `http://127.0.0.1:${listenPort}`, port: listenPort, close, get log() { return output; } };
+}
