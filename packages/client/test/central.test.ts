@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { ClientOptionsError, createCentralClient, type ClientOptions } from '../src/index.js';
+
+/** A fetch that records the request and answers with the given JSON. */
+function recordingFetch(status = 200, body: unknown = { ok: true }) {
+  const seen: Request[] = [];
+  const fetch = async (request: Request) => {
+    seen.push(request.clone());
+    return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  };
+  return { seen, fetch };
+}
+
+const good: ClientOptions = { baseUrl: 'https://pc.internal:9440/api/svc/v3/', username: 'admin', password: 's3cr€t:x' };
+
+describe('createCentralClient', () => {
+  it('sends basic auth, JSON and the base path on every call', async () => {
+    const { seen, fetch } = recordingFetch(200, { api_version: '3.1', metadata: { total_matches: 0 }, entities: [] });
+    const client = createCentralClient({ ...good, fetch });
+    const { data, error } = await client.POST('/images/list', { body: { kind: 'image', offset: 0, length: 5 } });
+    expect(error).toBeUndefined();
+    expect(data?.metadata.total_matches).toBe(0);
+    const request = seen[0]!;
+    expect(request.method).toBe('POST');
+    expect(request.url).toBe('https://pc.internal:9440/api/svc/v3/images/list');
+    const expected = 'Basic ' + Buffer.from('admin:s3cr€t:x', 'utf8').toString('base64');
+    expect(request.headers.get('authorization')).toBe(expected);
+    expect(request.headers.get('content-type')).toBe('application/json');
+    expect(await request.json()).toEqual({ kind: 'image', offset: 0, length: 5 });
+  });
+
+  it('fills path parameters', async () => {
+    const { seen, fetch } = recordingFetch(200, { uuid: 'x', status: 'RUNNING' });
+    const client = createCentralClient({ ...good, fetch });
+    await client.GET('/tasks/{uuid}', { params: { path: { uuid: '7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60' } } });
+    expect(seen[0]!.url).toBe('https://pc.internal:9440/api/svc/v3/tasks/7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60');
+  });
+
+  it('sends binary bodies as they are', async () => {
+    const { seen, fetch } = recordingFetch(200, {});
+    const client = createCentralClient({ ...good, fetch });
+    const bytes = new Uint8Array([0, 1, 2, 250, 255]);
+    await client.PUT('/images/{uuid}/file', {
+      params: { path: { uuid: 'c2d4b1f5-8a3e-4c6b-9f1d-2e7a5b3c9d10' } },
+      body: bytes,
+      headers: { 'Content-Type': 'application/octet-stream' },
+    });
+    expect(seen[0]!.headers.get('content-type')).toBe('application/octet-stream');
+    expect(new Uint8Array(await seen[0]!.arrayBuffer())).toEqual(bytes);
+  });
+
+  it('returns the declared error body on 4xx', async () => {
+    const body = { api_version: '3.1', code: 404, kind: 'image', message_list: [{ message: 'gone', reason: 'ENTITY_NOT_FOUND' }], state: 'ERROR' };
+    const { fetch } = recordingFetch(404, body);
+    const client = createCentralClient({ ...good, fetch });
+    const { data, error, response } = await client.GET('/images/{uuid}', { params: { path: { uuid: 'c2d4b1f5-8a3e-4c6b-9f1d-2e7a5b3c9d10' } } });
+    expect(data).toBeUndefined();
+    expect(response.status).toBe(404);
+    expect(error).toEqual(body);
+  });
+
+  const cases: { name: string; given: Partial<ClientOptions> | null; option: string; rule: RegExp }[] = [
+    { name: 'no options', given: null, option: 'baseUrl', rule: /required/ },
+    { name: 'empty baseUrl', given: { baseUrl: '' }, option: 'baseUrl', rule: /non-empty/ },
+    { name: 'relative baseUrl', given: { baseUrl: '/api/svc/v3' }, option: 'baseUrl', rule: /absolute URL/ },
+    { name: 'ftp baseUrl', given: { baseUrl: 'ftp://pc/api' }, option: 'baseUrl', rule: /http or https/ },
+    { name: 'credentials in baseUrl', given: { baseUrl: 'https://admin:pw@pc:9440/api/svc/v3' }, option: 'baseUrl', rule: /credentials/ },
+    { name: 'no username', given: { username: '' }, option: 'username', rule: /non-empty/ },
+    { name: 'colon in username', given: { username: 'a:b' }, option: 'username', rule: /":"/ },
+    { name: 'password not a string', given: { password: 42 as unknown as string }, option: 'password', rule: /string/ },
+  ];
+  for (const { name, given, option, rule } of cases) {
+    it(`rejects ${name} with an error naming "${option}"`, () => {
+      const options = given === null ? (null as unknown as ClientOptions) : { ...good, ...given };
+      let thrown: unknown;
+      try {
+        createCentralClient(options);
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown).toBeInstanceOf(ClientOptionsError);
+      expect((thrown as ClientOptionsError).option).toBe(option);
+      expect((thrown as Error).message).toMatch(rule);
+      expect((thrown as Error).message).not.toContain('s3cr€t');
+      expect((thrown as Error).message).not.toContain('pw@');
+    });
+  }
+});
