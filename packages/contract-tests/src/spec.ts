@@ -1,0 +1,133 @@
+// Reads the bundled descriptions and validates payloads against their schemas with Ajv (JSON Schema 2020-12).
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
+
+// ajv-formats is CommonJS: under NodeNext its function is the default export's default.
+const addFormats = (formats as unknown as { default: typeof formats.default }).default;
+
+/** Repository root (two levels above this package). */
+export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+export const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'] as const;
+
+type Json = Record<string, any>;
+
+/** One operation of a bundle. */
+export interface Operation {
+  api: string;
+  method: (typeof METHODS)[number];
+  /** Path as written in the bundle, relative to the server base path, e.g. `/images/{uuid}`. */
+  path: string;
+  operationId: string;
+  /** Base path of the first server, e.g. `/api/svc/v3`. */
+  basePath: string;
+  op: Json;
+}
+
+/**
+ * Loads `dist/<api>.json`.
+ * @throws {Error} when the bundle is missing (run `npm run bundle`).
+ */
+export function loadBundle(api: string): Json {
+  const file = join(repoRoot, 'dist', `${api}.json`);
+  if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run bundle\` first`);
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+/** Path part of a server URL template, e.g. `https://{host}:{port}/api/svc/v3` -> `/api/svc/v3`. */
+export function serverBasePath(url: string): string {
+  return url.replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/\/$/, '');
+}
+
+/** Every operation of a bundle, in document order. */
+export function operations(api: string, doc: Json = loadBundle(api)): Operation[] {
+  const basePath = serverBasePath(doc.servers?.[0]?.url ?? '');
+  const out: Operation[] = [];
+  for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (op) out.push({ api, method, path, operationId: op.operationId, basePath, op: { ...op, parameters: [...(item.parameters ?? []), ...(op.parameters ?? [])] } });
+    }
+  }
+  return out;
+}
+
+/** Follows a local `$ref` (`#/components/...`) inside a bundle. */
+export function deref<T = Json>(doc: Json, value: any): T {
+  let current = value;
+  while (current && typeof current.$ref === 'string' && current.$ref.startsWith('#/')) {
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .map((s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce((node: any, key: string) => node?.[key], doc);
+  }
+  return current as T;
+}
+
+/** JSON pointer escaping of one segment. */
+export const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Removes string-valued `pattern` keywords, for validating payloads that use placeholder ids. */
+function withoutPatterns(node: any): any {
+  if (Array.isArray(node)) return node.map(withoutPatterns);
+  if (node && typeof node === 'object') {
+    const out: Json = {};
+    for (const [k, v] of Object.entries(node)) if (!(k === 'pattern' && typeof v === 'string')) out[k] = withoutPatterns(v);
+    return out;
+  }
+  return node;
+}
+
+/** A readable line per Ajv error: the field (JSON pointer into the payload) and the rule. */
+export function describeErrors(errors: ErrorObject[] | null | undefined): string[] {
+  return (errors ?? []).map((e) => {
+    const field = e.instancePath || '(root)';
+    const extra = e.keyword === 'additionalProperties' ? ` "${(e.params as any).additionalProperty}"` : e.keyword === 'enum' ? ` ${JSON.stringify((e.params as any).allowedValues)}` : '';
+    return `${field} ${e.message}${extra} (rule ${e.keyword} at ${e.schemaPath})`;
+  });
+}
+
+/**
+ * Validates payloads against schemas of a bundle, addressed by JSON pointer into the bundle.
+ * `strict: true` checks formats and patterns; `false` skips both (for fixtures with placeholders).
+ */
+export class SchemaValidator {
+  private readonly ajv: Ajv2020;
+  private readonly id: string;
+  private readonly cache = new Map<string, ValidateFunction>();
+
+  constructor(readonly api: string, doc: Json, strict = true) {
+    this.id = `https://svc.invalid/${api}${strict ? '' : '-shape'}.json`;
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: strict });
+    addFormats(this.ajv);
+    const { paths, components } = strict ? doc : withoutPatterns(doc);
+    this.ajv.addSchema({ $id: this.id, paths, components });
+  }
+
+  /** Validates `data` against the schema at `pointer` (e.g. `/paths/~1images/post/...`); returns error lines. */
+  validate(pointer: string, data: unknown): string[] {
+    let fn = this.cache.get(pointer);
+    if (!fn) {
+      fn = this.ajv.compile({ $ref: `${this.id}#${pointer}` });
+      this.cache.set(pointer, fn);
+    }
+    const validate = fn;
+    return validate(data) ? [] : describeErrors(validate.errors);
+  }
+}
+
+/** Pointer to the JSON schema of an operation's request body. */
+export function requestSchemaPointer(path: string, method: string): string {
+  return `/paths/${escapePointer(path)}/${method}/requestBody/content/application~1json/schema`;
+}
+
+/** Pointer to the JSON schema of an operation's response for a status (`'200'`, `'404'`, `'default'`). */
+export function responseSchemaPointer(doc: Json, path: string, method: string, status: string): string {
+  const response = doc.paths[path][method].responses[status];
+  if (response.$ref) return `${response.$ref.slice(1)}/content/application~1json/schema`;
+  return `/paths/${escapePointer(path)}/${method}/responses/${status}/content/application~1json/schema`;
+}
