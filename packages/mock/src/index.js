@@ -31,8 +31,8 @@ export function freePort() {
 /**
  * Starts `prism mock` on a bundled OpenAPI document, listening on 127.0.0.1 only.
  *
- * Prism serves the paths of the document under the server's base path
- * (`/api/svc/v3/images/list` for the central API).
+ * Prism 5 ignores the servers' base path: it serves the document's paths as they are
+ * (`/images/list`, not `/api/svc/v3/images/list`), so a client's `baseUrl` is `url` itself.
  *
  * @param {object} options
  * @param {string} options.document  path to the bundle (`dist/central.yaml`)

@@ -1,0 +1,32 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { startMock } from '../src/index.js';
+
+const bundle = fileURLToPath(new URL('../../../dist/central.yaml', import.meta.url));
+const auth = { Authorization: `Basic ${Buffer.from('admin:mock').toString('base64')}` };
+
+describe('startMock', () => {
+  const started = [];
+  afterAll(() => Promise.all(started.map((m) => m.close())));
+
+  it('serves the bundle on 127.0.0.1 and stops on close', async () => {
+    const mock = await startMock({ document: bundle });
+    started.push(mock);
+    expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const res = await fetch(`${mock.url}/tasks/7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60`, { headers: auth });
+    expect(res.status).toBe(200);
+    expect((await res.json()).status).toBe('RUNNING');
+    await mock.close();
+    await expect(fetch(`${mock.url}/tasks/7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60`, { headers: auth })).rejects.toThrow();
+  }, 90_000);
+
+  it('names the missing document', async () => {
+    await expect(startMock({ document: '/nonexistent/api.yaml' })).rejects.toThrow(/"\/nonexistent\/api.yaml" does not exist/);
+  });
+
+  it('reports a port that is taken', async () => {
+    const first = await startMock({ document: bundle });
+    started.push(first);
+    await expect(startMock({ document: bundle, port: first.port, timeoutMs: 60_000 })).rejects.toThrow(/Prism (exited|did not listen)/);
+  }, 120_000);
+});
