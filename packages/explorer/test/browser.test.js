@@ -11,7 +11,11 @@ import { startExplorer } from '../src/index.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const centralYaml = join(repoRoot, 'dist', 'central.yaml');
-const screenshot = join(repoRoot, 'docs', 'explorer.png');
+// The README's picture is refreshed on request (UPDATE_SCREENSHOT=1 npm test); otherwise the
+// screenshot goes to test-results/ so a test run leaves the work tree clean.
+const screenshot = process.env.UPDATE_SCREENSHOT
+  ? join(repoRoot, 'docs', 'explorer.png')
+  : join(repoRoot, 'test-results', 'explorer.png');
 const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 let dir;
