@@ -58,7 +58,7 @@ running.push(explorer);
 
 console.log('');
 for (const [name, url] of Object.entries(mocks)) console.log(`mock      ${name.padEnd(8)} ${url}   (Prism; any user and password)`);
-console.log(`explorer           ${explorer.url}/`);
+console.log(`explorer           ${explorer.url.replace(/\/?$/, "/")}`);
 console.log('\nCtrl-C stops them.');
 
 let stopping = false;
