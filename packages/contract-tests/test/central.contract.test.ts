@@ -1,49 +1,21 @@
 // Every operation of the central API, through the generated client, against the Prism mock.
-import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createCentralClient, type CentralClient } from '@svc/client';
-import { loadBundle, operations, responseSchemaPointer, SchemaValidator, deref } from '../src/spec.js';
-import { pathParams, recorder, requestExample } from './contract.js';
+import { describe, expect, inject, it } from 'vitest';
+import { createCentralClient } from '@svc/client';
+import { contract, coverageTest, errorStatusSuite } from './contract.js';
 
-const doc = loadBundle('central');
-const ops = operations('central', doc);
-const schemas = new SchemaValidator('central', doc);
 const IMAGE = 'c2d4b1f5-8a3e-4c6b-9f1d-2e7a5b3c9d10';
 const TASK = '7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-let client: CentralClient;
-const { exchanges, middleware } = recorder();
-/** operationIds whose success response a test checked. */
-const covered = new Set<string>();
-
-function cover(method: string, path: string) {
-  const op = ops.find((o) => o.method === method && o.path === path);
-  if (!op) throw new Error(`no operation ${method.toUpperCase()} ${path} in dist/central.json`);
-  covered.add(op.operationId);
-  return op;
-}
-
-/** The body validates against the schema the spec declares for this operation and status. */
-function expectConforms(method: string, path: string, status: number, body: unknown) {
-  expect(schemas.validate(responseSchemaPointer(doc, path, method, String(status)), body)).toEqual([]);
-}
-
-beforeAll(() => {
-  client = createCentralClient({ baseUrl: inject('mocks').central!, username: 'admin', password: 'contract-secret' });
-  client.use(middleware);
-});
-
-afterEach(() => {
-  // Prism sets sl-violations when a request or its response breaks the spec.
-  const broken = exchanges.filter((e) => e.violations !== null);
-  expect(broken, JSON.stringify(broken)).toEqual([]);
-  exchanges.length = 0;
-});
+const c = contract('central', (baseUrl) => createCentralClient({ baseUrl, username: 'admin', password: 'contract-secret' }));
+const client = () => c.client();
+const cover = c.cover;
+const expectConforms = (method: string, path: string, status: number, body: unknown) => c.expectConforms(cover(method, path), status, body);
 
 describe('central: success responses', () => {
   it('images_create: POST /images answers 202 with a PENDING image and its task', async () => {
     const op = cover('post', '/images');
-    const { data, response } = await client.POST('/images', {
+    const { data, response } = await client().POST('/images', {
       body: { api_version: '3.1.0', metadata: { kind: 'image' }, spec: { name: 'CentOS', resources: { image_type: 'DISK_IMAGE', architecture: 'X86_64', source_uri: 'https://cloud.centos.org/c.qcow2' } } },
     });
     expect(response.status).toBe(202);
@@ -55,7 +27,7 @@ describe('central: success responses', () => {
 
   it('images_list: POST /images/list answers 200 with COMPLETE images, sizes and retrieval URIs', async () => {
     const op = cover('post', '/images/list');
-    const { data, response } = await client.POST('/images/list', { body: { kind: 'image', offset: 0, length: 20 } });
+    const { data, response } = await client().POST('/images/list', { body: { kind: 'image', offset: 0, length: 20 } });
     expect(response.status).toBe(200);
     expect(data?.metadata.total_matches).toBeGreaterThanOrEqual(data?.entities?.length ?? 0);
     expect(data?.entities?.length).toBeGreaterThan(0);
@@ -68,13 +40,13 @@ describe('central: success responses', () => {
   });
 
   it('images_list: accepts the empty body real clients send', async () => {
-    const { response } = await client.POST('/images/list', { body: {} });
+    const { response } = await client().POST('/images/list', { body: {} });
     expect(response.status).toBe(200);
   });
 
   it('images_get: GET /images/{uuid} answers 200 with a COMPLETE image', async () => {
     const op = cover('get', '/images/{uuid}');
-    const { data, response } = await client.GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } });
+    const { data, response } = await client().GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } });
     expect(response.status).toBe(200);
     expect(data?.metadata.uuid).toBe(IMAGE);
     expect(data?.status?.state).toBe('COMPLETE');
@@ -83,7 +55,7 @@ describe('central: success responses', () => {
 
   it('images_update: PUT /images/{uuid} answers 202 with a PENDING update', async () => {
     const op = cover('put', '/images/{uuid}');
-    const { data, response } = await client.PUT('/images/{uuid}', {
+    const { data, response } = await client().PUT('/images/{uuid}', {
       params: { path: { uuid: IMAGE } },
       body: { api_version: '3.1.0', metadata: { kind: 'image', uuid: IMAGE, spec_version: 1 }, spec: { name: 'CentOS 7.9', resources: { image_type: 'DISK_IMAGE' } } },
     });
@@ -94,7 +66,7 @@ describe('central: success responses', () => {
 
   it('images_delete: DELETE /images/{uuid} answers 202 DELETE_PENDING with an empty spec and a task', async () => {
     const op = cover('delete', '/images/{uuid}');
-    const { data, response } = await client.DELETE('/images/{uuid}', { params: { path: { uuid: IMAGE } } });
+    const { data, response } = await client().DELETE('/images/{uuid}', { params: { path: { uuid: IMAGE } } });
     expect(response.status).toBe(202);
     expect(data?.status.state).toBe('DELETE_PENDING');
     expect(data?.spec).toBe('');
@@ -105,7 +77,7 @@ describe('central: success responses', () => {
   it('images_upload_file: PUT /images/{uuid}/file takes raw bytes and checksum headers', async () => {
     cover('put', '/images/{uuid}/file');
     const bytes = new Uint8Array(4096).map((_, i) => (i * 7) % 256);
-    const { response } = await client.PUT('/images/{uuid}/file', {
+    const { response } = await client().PUT('/images/{uuid}/file', {
       params: { path: { uuid: IMAGE }, header: { 'X-Svc-Checksum-Type': 'SHA_256', 'X-Svc-Checksum-Bytes': 'ab12' } },
       body: bytes,
       headers: { 'Content-Type': 'application/octet-stream' },
@@ -115,7 +87,7 @@ describe('central: success responses', () => {
 
   it('images_download_file: GET /images/{uuid}/file answers 200 with bytes', async () => {
     cover('get', '/images/{uuid}/file');
-    const { data, response } = await client.GET('/images/{uuid}/file', {
+    const { data, response } = await client().GET('/images/{uuid}/file', {
       params: { path: { uuid: IMAGE } },
       parseAs: 'arrayBuffer',
       headers: { Accept: 'application/octet-stream' },
@@ -127,7 +99,7 @@ describe('central: success responses', () => {
 
   it('tasks_get: GET /tasks/{uuid} answers 200 with a RUNNING task at 0 %', async () => {
     const op = cover('get', '/tasks/{uuid}');
-    const { data, response } = await client.GET('/tasks/{uuid}', { params: { path: { uuid: TASK } } });
+    const { data, response } = await client().GET('/tasks/{uuid}', { params: { path: { uuid: TASK } } });
     expect(response.status).toBe(200);
     expect(data).toMatchObject({ uuid: TASK, status: 'RUNNING', percentage_complete: 0, operation_type: 'create_image_intentful' });
     expect(Number.isInteger(data?.creation_time_usecs)).toBe(true);
@@ -135,7 +107,7 @@ describe('central: success responses', () => {
   });
 
   it('tasks_get: a FAILED task carries error_code and error_detail', async () => {
-    const { data } = await client.GET('/tasks/{uuid}', { params: { path: { uuid: TASK } }, headers: { Prefer: 'example=TaskFailed' } });
+    const { data } = await client().GET('/tasks/{uuid}', { params: { path: { uuid: TASK } }, headers: { Prefer: 'example=TaskFailed' } });
     expect(data?.status).toBe('FAILED');
     expect(data?.error_code).toBeTruthy();
     expect(data?.error_detail).toBeTruthy();
@@ -143,7 +115,7 @@ describe('central: success responses', () => {
 
   it('tasks_list: POST /tasks/list answers 200 with a page of tasks', async () => {
     const op = cover('post', '/tasks/list');
-    const { data, response } = await client.POST('/tasks/list', { body: { kind: 'task', offset: 0, length: 20 } });
+    const { data, response } = await client().POST('/tasks/list', { body: { kind: 'task', offset: 0, length: 20 } });
     expect(response.status).toBe(200);
     expect(data?.metadata.total_matches).toBeGreaterThanOrEqual(data?.entities.length ?? 0);
     expectConforms(op.method, op.path, 200, data);
@@ -151,7 +123,7 @@ describe('central: success responses', () => {
 
   it('tasks_poll: POST /tasks/poll answers 200 with the changed tasks', async () => {
     const op = cover('post', '/tasks/poll');
-    const { data, response } = await client.POST('/tasks/poll', { body: { poll_timeout_seconds: 10, task_uuid_list: [TASK] } });
+    const { data, response } = await client().POST('/tasks/poll', { body: { poll_timeout_seconds: 10, task_uuid_list: [TASK] } });
     expect(response.status).toBe(200);
     expect(typeof data?.has_poll_timed_out).toBe('boolean');
     expectConforms(op.method, op.path, 200, data);
@@ -159,7 +131,7 @@ describe('central: success responses', () => {
 
   it('clusters_list: POST /clusters/list answers 200 with clusters and their UUIDs', async () => {
     const op = cover('post', '/clusters/list');
-    const { data, response } = await client.POST('/clusters/list', { body: { kind: 'cluster', offset: 0, length: 20 } });
+    const { data, response } = await client().POST('/clusters/list', { body: { kind: 'cluster', offset: 0, length: 20 } });
     expect(response.status).toBe(200);
     expect(data?.entities?.length).toBeGreaterThan(0);
     for (const cluster of data?.entities ?? []) expect(cluster.metadata.uuid).toMatch(UUID);
@@ -168,59 +140,27 @@ describe('central: success responses', () => {
 
   it('subnets_list: POST /subnets/list answers 200 with subnets and their UUIDs', async () => {
     const op = cover('post', '/subnets/list');
-    const { data, response } = await client.POST('/subnets/list', { body: { kind: 'subnet', offset: 0, length: 20 } });
+    const { data, response } = await client().POST('/subnets/list', { body: { kind: 'subnet', offset: 0, length: 20 } });
     expect(response.status).toBe(200);
     expect(data?.entities?.length).toBeGreaterThan(0);
     for (const subnet of data?.entities ?? []) expect(subnet.metadata.uuid).toMatch(UUID);
     expectConforms(op.method, op.path, 200, data);
   });
 
-  it('covers every operation of the bundle', () => {
-    expect([...covered].sort()).toEqual(ops.map((o) => o.operationId).sort());
-  });
+  coverageTest(c);
 });
 
-describe('central: error responses (Prefer: code=...)', () => {
-  const cases = ops.flatMap((op) =>
-    Object.keys(op.op.responses)
-      .filter((status) => /^[45]\d\d$/.test(status))
-      .map((status) => ({ op, status })),
-  );
-
-  it.each(cases.map((c) => [`${c.op.operationId} ${c.status}`, c] as const))('%s', async (_, { op, status }) => {
-    const binary = Boolean(op.op.requestBody?.content?.['application/octet-stream']);
-    const { response, error } = await client.request(op.method as any, op.path as any, {
-      params: { path: pathParams(doc, op) },
-      body: binary ? new Uint8Array([1, 2, 3]) : requestExample(doc, op),
-      headers: {
-        Prefer: `code=${status}`,
-        // Prism negotiates on Accept; production sends the 401 page whatever the client accepts.
-        ...(status === '401' ? { Accept: 'application/json, text/html;q=0.9' } : {}),
-        ...(binary ? { 'Content-Type': 'application/octet-stream' } : {}),
-      },
-    } as any);
-    expect(response.status).toBe(Number(status));
-    const declared = deref<any>(doc, op.op.responses[status]);
-    if (declared.content?.['application/json']) {
-      expect(error).toMatchObject({ code: Number(status), state: 'ERROR' });
-      expectConforms(op.method, op.path, Number(status), error);
-    } else {
-      // 401 is not JSON in production: openapi-fetch hands back the text.
-      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(typeof error).toBe('string');
-    }
-  });
-});
+errorStatusSuite('central', c);
 
 describe('central: the mock enforces the spec', () => {
   it('refuses a body that breaks the schema with 422 and names the field', async () => {
-    const { response, error } = await client.POST('/images', {
+    const { response, error } = await client().POST('/images', {
       // @ts-expect-error CD_IMAGE is not an image type
       body: { metadata: { kind: 'image' }, spec: { name: 'x', resources: { image_type: 'CD_IMAGE' } } },
     });
     expect(response.status).toBe(422);
     expect(error).toMatchObject({ state: 'ERROR' });
-    const violations = exchanges.pop()?.violations ?? '';
+    const violations = c.exchanges.pop()?.violations ?? '';
     expect(violations).toMatch(/image_type/);
   });
 

@@ -1,6 +1,8 @@
-// Helpers for the contract suites: a recording middleware and the bundle's example values.
-import type { Middleware } from 'openapi-fetch';
-import { deref, type Operation } from '../src/spec.js';
+// Shared harness of the contract suites: a client per API against its Prism mock, the
+// sl-violations check after every test, coverage of operations, and the error-status table.
+import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Client, Middleware } from 'openapi-fetch';
+import { deref, loadBundle, operations, responseSchemaPointer, SchemaValidator, type Operation } from '../src/spec.js';
 
 /** One exchange seen by the recorder. */
 export interface Exchange {
@@ -29,9 +31,116 @@ export function requestExample(doc: any, op: Operation): unknown {
   return first ? deref<any>(doc, first).value : undefined;
 }
 
-/** Path parameter values from the parameters' examples. */
-export function pathParams(doc: any, op: Operation): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const p of op.op.parameters.map((x: any) => deref<any>(doc, x))) if (p.in === 'path') out[p.name] = p.example;
-  return out;
+/** Values of the required path and header parameters, from the parameters' examples. */
+export function exampleParams(doc: any, op: Operation) {
+  const path: Record<string, string> = {};
+  const header: Record<string, string> = {};
+  for (const p of op.op.parameters.map((x: any) => deref<any>(doc, x))) {
+    if (p.in === 'path') path[p.name] = p.example;
+    if (p.in === 'header' && p.required) header[p.name] = p.example;
+  }
+  return { path, header };
+}
+
+/** Everything a contract suite of one API needs; hooks are registered on creation. */
+export interface Contract<C> {
+  doc: any;
+  ops: Operation[];
+  client: () => C;
+  exchanges: Exchange[];
+  /** Marks an operation as exercised; throws when the bundle has no such operation. */
+  cover(method: string, path: string): Operation;
+  /** The body validates against the schema the spec declares for this operation and status. */
+  expectConforms(op: Operation, status: number, body: unknown): void;
+}
+
+/**
+ * Sets up a contract suite: a client of `api` against its mock (from the global setup), the
+ * sl-violations check after each test, and a final test that every operation was covered.
+ */
+export function contract<C extends Client<any>>(api: string, make: (baseUrl: string) => C): Contract<C> {
+  const doc = loadBundle(api);
+  const ops = operations(api, doc);
+  const schemas = new SchemaValidator(api, doc);
+  const { exchanges, middleware } = recorder();
+  const covered = new Set<string>();
+  let client: C;
+
+  beforeAll(() => {
+    const url = inject('mocks')[api];
+    if (!url) throw new Error(`no mock of ${api} was started (is it in redocly.yaml?)`);
+    client = make(url);
+    client.use(middleware);
+  });
+
+  afterEach(() => {
+    // Prism sets sl-violations when a request or its response breaks the spec.
+    const broken = exchanges.filter((e) => e.violations !== null);
+    expect(broken, JSON.stringify(broken)).toEqual([]);
+    exchanges.length = 0;
+  });
+
+  return {
+    doc,
+    ops,
+    exchanges,
+    client: () => client,
+    cover(method, path) {
+      const op = ops.find((o) => o.method === method && o.path === path);
+      if (!op) throw new Error(`no operation ${method.toUpperCase()} ${path} in dist/${api}.json`);
+      covered.add(op.operationId);
+      return op;
+    },
+    expectConforms(op, status, body) {
+      expect(schemas.validate(responseSchemaPointer(doc, op.path, op.method, String(status)), body)).toEqual([]);
+    },
+    get covered() {
+      return covered;
+    },
+  } as Contract<C> & { covered: Set<string> };
+}
+
+/** A test (to be declared last) that fails when an operation of the bundle has no success test. */
+export function coverageTest(c: Contract<unknown>) {
+  it('covers every operation of the bundle', () => {
+    expect([...(c as any).covered].sort()).toEqual(c.ops.map((o) => o.operationId).sort());
+  });
+}
+
+/**
+ * Every declared 4xx/5xx status of every operation, asked of the mock with `Prefer: code=...`:
+ * the status comes back and the body validates against the declared schema.
+ */
+export function errorStatusSuite<C extends Client<any>>(api: string, c: Contract<C>) {
+  describe(`${api}: error responses (Prefer: code=...)`, () => {
+    const cases = c.ops.flatMap((op) =>
+      Object.keys(op.op.responses)
+        .filter((status) => /^[45]\d\d$/.test(status))
+        .map((status) => ({ op, status })),
+    );
+    it.each(cases.map((x) => [`${x.op.operationId} ${x.status}`, x] as const))('%s', async (_, { op, status }) => {
+      const binary = Boolean(op.op.requestBody?.content?.['application/octet-stream']);
+      const { path, header } = exampleParams(c.doc, op);
+      const { response, error } = await c.client().request(op.method as any, op.path as any, {
+        params: { path, header },
+        body: binary ? new Uint8Array([1, 2, 3]) : requestExample(c.doc, op),
+        headers: {
+          Prefer: `code=${status}`,
+          // Prism negotiates on Accept; production sends the 401 page whatever the client accepts.
+          ...(status === '401' ? { Accept: 'application/json, text/html;q=0.9' } : {}),
+          ...(binary ? { 'Content-Type': 'application/octet-stream' } : {}),
+        },
+      } as any);
+      expect(response.status).toBe(Number(status));
+      const declared = deref<any>(c.doc, op.op.responses[status]);
+      if (declared.content?.['application/json']) {
+        expect(error).toBeTypeOf('object');
+        c.expectConforms(op, Number(status), error);
+      } else {
+        // 401 is not JSON in production: openapi-fetch hands back the text.
+        expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+        expect(typeof error).toBe('string');
+      }
+    });
+  });
 }

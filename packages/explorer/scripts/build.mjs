@@ -42,18 +42,15 @@ export async function repositoryApis() {
 }
 
 /**
- * Display name of an API in the top-bar selector: the API name and the major version of
- * the server base path (`/api/svc/v3` -> `central v3`), else of `info.version`.
+ * Display name of an API in the top-bar selector: the document's `info.title` without the
+ * vendor prefix (`svc central API (v3)` -> `central API (v3)`), else the API name.
  * @param {string} name  the API name (`central`)
  * @param {any} document the bundled OpenAPI document
  * @returns {string}
  */
 export function displayName(name, document) {
-  const base = basePathOf(document);
-  const fromPath = /\/(v\d+)$/.exec(base)?.[1];
-  if (fromPath) return `${name} ${fromPath}`;
-  const major = /^(\d+)/.exec(String(document?.info?.version ?? ''))?.[1];
-  return major ? `${name} v${major}` : name;
+  const title = document?.info?.title;
+  return typeof title === 'string' && title.trim() ? title.trim().replace(/^svc\s+/, '') : name;
 }
 
 const escapeHtml = (text) =>

@@ -72,7 +72,7 @@ describe('build', () => {
       'validatorUrl: null',
     ]) expect(js).toContain(option);
     expect(js).toContain('"url": "./specs/central.json"');
-    expect(js).toContain('"name": "central v3"');
+    expect(js).toContain('"name": "central API (v3)"');
     const spec = JSON.parse(readFileSync(join(dir, 'specs', 'central.json'), 'utf8'));
     expect(spec.openapi).toMatch(/^3\.1/);
   });
@@ -83,13 +83,13 @@ describe('build', () => {
       const central = join(dir, 'specs', 'central.json');
       const element = join(other, 'element.json');
       const doc = JSON.parse(readFileSync(central, 'utf8'));
-      writeFileSync(element, JSON.stringify({ ...doc, servers: [{ url: 'https://{host}:9440/api/element/v2' }] }));
+      writeFileSync(element, JSON.stringify({ ...doc, info: { ...doc.info, title: 'svc element API (v0.8 and v2.0)' } }));
       const out = join(other, 'out');
       const result = await build({ outDir: out, apis: [{ name: 'central', bundleJson: central }, { name: 'element', bundleJson: element }] });
-      expect(result.apis.map((a) => a.displayName)).toEqual(['central v3', 'element v2']);
+      expect(result.apis.map((a) => a.displayName)).toEqual(['central API (v3)', 'element API (v0.8 and v2.0)']);
       const js = readFileSync(join(out, 'explorer.js'), 'utf8');
       expect(js).toContain('"url": "./specs/element.json"');
-      expect(js).toContain('"name": "element v2"');
+      expect(js).toContain('"name": "element API (v0.8 and v2.0)"');
       await expect(build({ outDir: out, apis: [{ name: 'objects', bundleJson: join(other, 'missing.json') }] })).rejects.toThrow(/npm run bundle/);
     } finally {
       rmSync(other, { recursive: true, force: true });

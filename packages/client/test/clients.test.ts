@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ClientOptionsError, createCentralClient, type ClientOptions } from '../src/index.js';
+import { ClientOptionsError, createCentralClient, createElementClient, createObjectsClient, type ClientOptions } from '../src/index.js';
 
 /** A fetch that records the request and answers with the given JSON. */
 function recordingFetch(status = 200, body: unknown = { ok: true }) {
@@ -85,4 +85,30 @@ describe('createCentralClient', () => {
       expect((thrown as Error).message).not.toContain('pw@');
     });
   }
+});
+
+describe('createElementClient and createObjectsClient', () => {
+  it('sends v0.8 and v2.0 calls under either element base, with basic auth', async () => {
+    for (const baseUrl of ['https://pe.internal:9440/api/svc', 'https://pe.internal:9440/PrismGateway/services/rest']) {
+      const { seen, fetch } = recordingFetch(200, { taskUuid: '7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60' });
+      const client = createElementClient({ ...good, baseUrl, fetch });
+      await client.POST('/v0.8/images', { body: { name: 'x.iso', imageType: 'ISO_IMAGE' } });
+      await client.GET('/v2.0/storage_containers');
+      expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual([`POST ${baseUrl}/v0.8/images`, `GET ${baseUrl}/v2.0/storage_containers`]);
+      expect(seen.every((r) => r.headers.get('authorization')?.startsWith('Basic '))).toBe(true);
+    }
+  });
+
+  it('sends object store calls under /oss/api/svc/v3', async () => {
+    const { seen, fetch } = recordingFetch(200, { group_results: [] });
+    const client = createObjectsClient({ ...good, baseUrl: 'https://pc.internal:9440/oss/api/svc/v3', fetch });
+    await client.POST('/groups', { body: { entity_type: 'objectstore' } });
+    expect(seen[0]!.url).toBe('https://pc.internal:9440/oss/api/svc/v3/groups');
+    expect(seen[0]!.headers.get('authorization')).toMatch(/^Basic /);
+  });
+
+  it('checks options like the central client', () => {
+    expect(() => createElementClient({ ...good, baseUrl: 'pe:9440' })).toThrow(/client option "baseUrl"/);
+    expect(() => createObjectsClient({ ...good, username: '' })).toThrow(/client option "username"/);
+  });
 });
