@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Document, Spectral } from '@stoplight/spectral-core';
 import * as Parsers from '@stoplight/spectral-parsers';
+import { commonjs } from '@stoplight/spectral-ruleset-bundler/plugins/commonjs';
 import { bundleAndLoadRuleset } from '@stoplight/spectral-ruleset-bundler/with-loader';
 import { describe, expect, it } from 'vitest';
 
@@ -22,7 +23,9 @@ const loaded = new Map();
  */
 export function loadRuleset(rulesetFile = HOUSE_RULESET) {
   if (!loaded.has(rulesetFile)) {
-    loaded.set(rulesetFile, bundleAndLoadRuleset(rulesetFile, { fs, fetch }));
+    // commonjs(): as the Spectral CLI does, so that CommonJS rulesets from npm
+    // (@stoplight/spectral-owasp-ruleset) load as they do in `spectral lint`.
+    loaded.set(rulesetFile, bundleAndLoadRuleset(rulesetFile, { fs, fetch }, [commonjs()]));
   }
   return loaded.get(rulesetFile);
 }
