@@ -1,0 +1,97 @@
+// `npm run breaking`: bundles every API of the working tree and of the merge base (git), and fails
+// when a change would break clients in the field (scripts/lib/breaking.mjs lists the rules).
+//
+//   node scripts/breaking.mjs [--base <ref>] [--repo <dir>]
+//
+// --base (or BREAKING_BASE): the branch to compare with, default origin/main, else main.
+// --repo: the repository to check (default: this one).
+// Exit 0: nothing breaks (or a printed skip on the first commit); 1: breaking changes; 2: error.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parse } from 'yaml';
+import { root as thisRoot } from './lib/apis.mjs';
+import { breakingChanges } from './lib/breaking.mjs';
+import { resolveBase } from './lib/git-base.mjs';
+
+const require = createRequire(import.meta.url);
+const redocly = require.resolve('@redocly/cli/bin/cli.js');
+
+/** The APIs named in `<dir>/redocly.yaml`, bundled to JSON into `out`. */
+function bundleAll(dir, out) {
+  const config = parse(readFileSync(join(dir, 'redocly.yaml'), 'utf8'));
+  const docs = new Map();
+  for (const name of Object.keys(config.apis ?? {})) {
+    const file = join(out, `${name}.json`);
+    execFileSync(process.execPath, [redocly, 'bundle', name, '--output', file], {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', REDOCLY_TELEMETRY: 'off' },
+    });
+    docs.set(name, JSON.parse(readFileSync(file, 'utf8')));
+  }
+  return docs;
+}
+
+function main() {
+  let args;
+  try {
+    args = parseArgs({ options: { base: { type: 'string' }, repo: { type: 'string' } } }).values;
+  } catch (e) {
+    console.error(`breaking: ${e.message}. Usage: node scripts/breaking.mjs [--base <ref>] [--repo <dir>]`);
+    return 2;
+  }
+  const repo = resolve(args.repo ?? thisRoot);
+  const base = resolveBase({ cwd: repo, ref: args.base ?? (process.env.BREAKING_BASE || undefined) });
+  if (base.skip) {
+    console.log(`breaking: SKIPPED, ${base.why}`);
+    return 0;
+  }
+  console.log(`breaking: comparing the working tree with ${base.why}`);
+
+  const tmp = mkdtempSync(join(tmpdir(), 'svc-breaking-'));
+  try {
+    const src = join(tmp, 'base');
+    mkdirSync(src);
+    // git archive of the base commit's descriptions, unpacked with tar: no checkout is touched.
+    const tar = execFileSync('git', ['archive', '--format=tar', base.commit, '--', 'redocly.yaml', 'spec'], { cwd: repo, maxBuffer: 256 * 1024 * 1024 });
+    execFileSync('tar', ['-x', '-C', src], { input: tar });
+    mkdirSync(join(tmp, 'before'));
+    mkdirSync(join(tmp, 'after'));
+    const before = bundleAll(src, join(tmp, 'before'));
+    const after = bundleAll(repo, join(tmp, 'after'));
+
+    let total = 0;
+    for (const [name, old] of before) {
+      const now = after.get(name);
+      if (!now) {
+        console.log(`${name}: BREAKING the API was removed from redocly.yaml`);
+        total += 1;
+        continue;
+      }
+      const changes = breakingChanges(old, now);
+      total += changes.length;
+      console.log(`${name}: ${changes.length} breaking change(s)`);
+      for (const c of changes) console.log(`  BREAKING ${c.rule}  ${c.operation}  ${c.where}: ${c.message}`);
+    }
+    for (const name of after.keys()) if (!before.has(name)) console.log(`${name}: new API, nothing to compare`);
+    if (total) {
+      console.log(`breaking: ${total} change(s) break clients. Keep the old shape, or publish the change under a new API version.`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+try {
+  process.exitCode = main();
+} catch (e) {
+  const detail = e.stderr?.toString().trim();
+  console.error(e.message.startsWith('breaking:') ? e.message : `breaking: ${e.message}${detail ? `\n${detail}` : ''}`);
+  process.exitCode = 2;
+}

@@ -1,0 +1,282 @@
+// A small differ for bundled OpenAPI 3.1 documents that lists the changes that break clients in
+// the field. Own code because no maintained npm tool diffs OpenAPI 3.1 offline: openapi-diff reads
+// Swagger 2.0 / OpenAPI 3.0 only, api-smart-diff documents OpenAPI 3.0, and oasdiff and
+// openapi-changes are Go binaries fetched at install time.
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const MAX_DEPTH = 24;
+
+/**
+ * One change that breaks existing clients.
+ * @typedef {object} BreakingChange
+ * @property {string} rule      what kind of break: `operation-removed`, `operation-id-renamed`,
+ *   `path-parameter-renamed`, `parameter-newly-required`, `request-body-newly-required`,
+ *   `request-field-newly-required`, `request-field-retyped`, `response-removed`,
+ *   `response-field-removed`, `response-field-retyped`, `enum-value-removed`
+ * @property {string} operation `METHOD /path (operationId)` of the base document
+ * @property {string} where     the parameter, body or field concerned (`response 200 application/json: entities[].uuid`)
+ * @property {string} message   one line that says what changed and why it breaks clients
+ */
+
+/**
+ * Compares two bundled OpenAPI 3.x documents (parsed JSON/YAML, local `$ref`s only) and returns
+ * the changes from `before` to `after` that break clients written against `before`:
+ * an operation or operationId removed or renamed, a path parameter renamed, a request parameter,
+ * body or field newly required, a request field retyped so old values are refused, a response or
+ * response field removed, a response field retyped to values old clients do not expect, and an enum
+ * value removed (in a request it is refused; in a response the generated client's union type
+ * loses a member that client code may compare against).
+ *
+ * Not compared: the members of `oneOf`/`anyOf` (only their common shape is not diffed), headers,
+ * security, servers. Additions are never breaking here.
+ *
+ * @param {object} before the base document
+ * @param {object} after  the changed document
+ * @returns {BreakingChange[]} in document order; empty when nothing breaks
+ * @throws {TypeError} when either argument is not an object with `paths`
+ */
+export function breakingChanges(before, after) {
+  for (const [name, doc] of [['before', before], ['after', after]]) {
+    if (!doc || typeof doc !== 'object' || !doc.paths || typeof doc.paths !== 'object') {
+      throw new TypeError(`breakingChanges: "${name}" must be an OpenAPI document with a "paths" object`);
+    }
+  }
+  const out = [];
+  const oldOps = operations(before);
+  const newOps = operations(after);
+  const newByKey = new Map(newOps.map((op) => [op.key, op]));
+  const newByTemplate = new Map(newOps.map((op) => [`${op.method} ${op.template}`, op]));
+  const newById = new Map(newOps.filter((op) => op.id).map((op) => [op.id, op]));
+
+  for (const old of oldOps) {
+    const label = `${old.method.toUpperCase()} ${old.path}${old.id ? ` (${old.id})` : ''}`;
+    const add = (rule, where, message) => out.push({ rule, operation: label, where, message });
+    let now = newByKey.get(old.key);
+    if (!now) {
+      const sameShape = newByTemplate.get(`${old.method} ${old.template}`);
+      if (sameShape) {
+        const was = old.pathParams.join(', ');
+        const is = sameShape.pathParams.join(', ');
+        add('path-parameter-renamed', `path ${sameShape.path}`, `path parameter(s) {${was}} renamed to {${is}} (${old.path} -> ${sameShape.path}); clients build the old URL and names`);
+        now = sameShape;
+      } else {
+        const moved = old.id && newById.get(old.id);
+        add(
+          'operation-removed',
+          `path ${old.path}`,
+          moved
+            ? `operation moved to ${moved.method.toUpperCase()} ${moved.path}; clients still call ${old.method.toUpperCase()} ${old.path}`
+            : `operation removed; clients that call ${old.method.toUpperCase()} ${old.path} get an error`,
+        );
+        continue;
+      }
+    }
+    if (old.id && now.id !== old.id) {
+      add('operation-id-renamed', 'operationId', `operationId "${old.id}" ${now.id ? `renamed to "${now.id}"` : 'removed'}; generated clients and code samples name the operation by it`);
+    }
+    compareParameters(before, after, old, now, add);
+    compareRequestBody(before, after, old.op.requestBody, now.op.requestBody, add);
+    compareResponses(before, after, old.op.responses, now.op.responses, add);
+  }
+  return out;
+}
+
+/** Every operation of a document with its key, path template shape and merged parameters. */
+function operations(doc) {
+  const ops = [];
+  for (const [path, rawItem] of Object.entries(doc.paths)) {
+    const item = deref(doc, rawItem);
+    if (!item || typeof item !== 'object') continue;
+    for (const method of METHODS) {
+      const op = deref(doc, item[method]);
+      if (!op || typeof op !== 'object') continue;
+      const params = new Map();
+      for (const raw of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
+        const p = deref(doc, raw);
+        if (p && p.name && p.in) params.set(`${p.in}:${p.name}`, p);
+      }
+      ops.push({
+        key: `${method} ${path}`,
+        method,
+        path,
+        template: path.replace(/\{[^}]*\}/g, '{}'),
+        pathParams: [...path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]),
+        id: op.operationId,
+        op,
+        params,
+      });
+    }
+  }
+  return ops;
+}
+
+function compareParameters(before, after, old, now, add) {
+  for (const [key, p] of now.params) {
+    if (p.in === 'path') continue; // path parameters follow the template, compared above
+    const was = old.params.get(key);
+    if (p.required && !was?.required) {
+      add('parameter-newly-required', `${p.in} parameter ${p.name}`, `${p.in} parameter "${p.name}" is ${was ? 'now' : 'new and'} required; clients that do not send it are refused`);
+    }
+  }
+  for (const [key, was] of old.params) {
+    let p = now.params.get(key);
+    if (!p && was.in === 'path') {
+      // a renamed path parameter is followed by its position in the template
+      p = now.params.get(`path:${now.pathParams[old.pathParams.indexOf(was.name)] ?? ''}`);
+    }
+    if (!p) continue;
+    compareSchemas(before, after, was.schema, p.schema, `${was.in} parameter ${was.name}`, 'request', add, new Set(), 0);
+  }
+}
+
+function compareRequestBody(before, after, oldRaw, newRaw, add) {
+  const was = deref(before, oldRaw);
+  const is = deref(after, newRaw);
+  if (!is) return;
+  if (is.required && !was?.required) {
+    add('request-body-newly-required', 'request body', `the request body is ${was ? 'now' : 'new and'} required; clients that send none are refused`);
+  }
+  if (!was) return;
+  for (const [type, media] of Object.entries(was.content ?? {})) {
+    const next = is.content?.[type];
+    if (!next) continue; // a media type dropped from a request is not in the issue's list
+    compareSchemas(before, after, media.schema, next.schema, `request ${type}`, 'request', add, new Set(), 0);
+  }
+}
+
+function compareResponses(before, after, oldRaw, newRaw, add) {
+  const was = deref(before, oldRaw) ?? {};
+  const is = deref(after, newRaw) ?? {};
+  for (const [status, raw] of Object.entries(was)) {
+    if (!/^2/.test(status)) continue; // error bodies are read by status, not by field
+    const old = deref(before, raw);
+    const now = deref(after, is[status]);
+    if (!now) {
+      add('response-removed', `response ${status}`, `response ${status} removed; clients that handle it get an undeclared status`);
+      continue;
+    }
+    for (const [type, media] of Object.entries(old?.content ?? {})) {
+      const next = now.content?.[type];
+      if (!next) {
+        add('response-removed', `response ${status} ${type}`, `response ${status} no longer returns ${type}; clients that parse it break`);
+        continue;
+      }
+      compareSchemas(before, after, media.schema, next.schema, `response ${status} ${type}`, 'response', add, new Set(), 0);
+    }
+  }
+}
+
+/**
+ * Compares two schemas in the direction that matters: in a request, what old clients send must
+ * still be accepted; in a response, what new servers send must still be what old clients expect.
+ */
+function compareSchemas(before, after, oldRaw, newRaw, where, side, add, seen, depth, field = '') {
+  if (!oldRaw || !newRaw || depth > MAX_DEPTH) return;
+  const pairKey = `${refOf(oldRaw)}|${refOf(newRaw)}|${side}`;
+  if (refOf(oldRaw) && seen.has(pairKey)) return;
+  const nextSeen = new Set(seen).add(pairKey);
+  const was = flatten(before, oldRaw);
+  const is = flatten(after, newRaw);
+  const at = field ? `${where}: ${field}` : where;
+  const name = field || where;
+
+  const oldTypes = types(was);
+  const newTypes = types(is);
+  if (oldTypes && newTypes) {
+    const lost = side === 'request' ? [...oldTypes].filter((t) => !covers(newTypes, t)) : [...newTypes].filter((t) => !covers(oldTypes, t));
+    if (lost.length) {
+      add(
+        `${side}-field-retyped`,
+        at,
+        `${name} changed type from ${[...oldTypes].join('|')} to ${[...newTypes].join('|')}; ${side === 'request' ? `a ${lost.join('|')} that clients send is refused` : `clients do not expect a ${lost.join('|')}`}`,
+      );
+      return;
+    }
+  }
+  if (Array.isArray(was.enum) && Array.isArray(is.enum)) {
+    const removed = was.enum.filter((v) => !is.enum.some((w) => Object.is(w, v) || JSON.stringify(w) === JSON.stringify(v)));
+    if (removed.length) {
+      add('enum-value-removed', at, `${name} no longer allows ${removed.map((v) => JSON.stringify(v)).join(', ')}; ${side === 'request' ? 'clients that send it are refused' : 'client code that compares against it no longer type-checks'}`);
+    }
+  }
+  if (side === 'request') {
+    const wasRequired = new Set(was.required ?? []);
+    for (const prop of is.required ?? []) {
+      if (!wasRequired.has(prop)) {
+        const f = join(field, prop);
+        add('request-field-newly-required', `${where}: ${f}`, `${f} is ${was.properties?.[prop] ? 'now' : 'new and'} required; clients that omit it are refused`);
+      }
+    }
+  }
+  for (const [prop, sub] of Object.entries(was.properties ?? {})) {
+    const next = is.properties?.[prop];
+    const f = join(field, prop);
+    if (!next) {
+      // a field dropped from a request schema is still accepted (objects are open here)
+      if (side === 'response') add('response-field-removed', `${where}: ${f}`, `${f} removed from the response; clients that read it get undefined`);
+      continue;
+    }
+    compareSchemas(before, after, sub, next, where, side, add, nextSeen, depth + 1, f);
+  }
+  if (was.items && is.items) compareSchemas(before, after, was.items, is.items, where, side, add, nextSeen, depth + 1, `${field}[]`);
+}
+
+function join(field, prop) {
+  return field ? `${field}.${prop}` : prop;
+}
+
+/** The set of JSON types a schema allows, or undefined when it does not say. */
+function types(schema) {
+  if (schema.type === undefined) {
+    if (schema.const !== undefined) return new Set([jsonType(schema.const)]);
+    return undefined;
+  }
+  const list = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const set = new Set(list);
+  if (schema.nullable === true) set.add('null'); // OpenAPI 3.0 bundles
+  return set;
+}
+
+function jsonType(v) {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (Number.isInteger(v)) return 'integer';
+  return typeof v;
+}
+
+function covers(set, type) {
+  return set.has(type) || (type === 'integer' && set.has('number'));
+}
+
+/** A schema with its `$ref` resolved and its `allOf` members merged (properties, required, type). */
+function flatten(doc, raw, depth = 0) {
+  const schema = deref(doc, raw);
+  if (!schema || typeof schema !== 'object' || !Array.isArray(schema.allOf) || depth > MAX_DEPTH) return schema ?? {};
+  const merged = { ...schema, properties: { ...(schema.properties ?? {}) }, required: [...(schema.required ?? [])] };
+  delete merged.allOf;
+  for (const part of schema.allOf) {
+    const p = flatten(doc, part, depth + 1);
+    Object.assign(merged.properties, p.properties ?? {});
+    merged.required.push(...(p.required ?? []));
+    if (merged.type === undefined && p.type !== undefined) merged.type = p.type;
+    if (merged.enum === undefined && p.enum !== undefined) merged.enum = p.enum;
+    if (merged.items === undefined && p.items !== undefined) merged.items = p.items;
+  }
+  return merged;
+}
+
+function refOf(raw) {
+  return raw && typeof raw === 'object' && typeof raw.$ref === 'string' ? raw.$ref : '';
+}
+
+/** Follows local `$ref`s (`#/...`); anything else is returned as it is. */
+function deref(doc, value, hops = 0) {
+  if (!value || typeof value !== 'object' || typeof value.$ref !== 'string' || hops > MAX_DEPTH) return value;
+  const ref = value.$ref;
+  if (!ref.startsWith('#/')) return value;
+  let node = doc;
+  for (const part of ref.slice(2).split('/')) {
+    node = node?.[decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return deref(doc, node, hops + 1);
+}

@@ -1,0 +1,129 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { resolveBase } from '../lib/git-base.mjs';
+
+const SCRIPT = fileURLToPath(new URL('../breaking.mjs', import.meta.url));
+const dirs = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function tempDir() {
+  const d = mkdtempSync(join(tmpdir(), 'breaking-test-'));
+  dirs.push(d);
+  return d;
+}
+
+const git = (cwd, ...args) =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.test', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', stdio: 'pipe' }).trim();
+
+/** A one-API description whose image has the given status properties. */
+function spec(statusProps) {
+  return {
+    openapi: '3.1.0',
+    info: { title: 'a', version: '1', license: { name: 'MIT', identifier: 'MIT' } },
+    servers: [{ url: 'https://pc.example.test:9440/api/a/v1' }],
+    paths: {
+      '/images/{uuid}': {
+        get: {
+          operationId: 'images_get',
+          summary: 'Get an image',
+          parameters: [{ name: 'uuid', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: {
+            200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: statusProps } } } },
+          },
+        },
+      },
+    },
+  };
+}
+
+/** A repository with one commit on main, whose image has `state` and `size`. */
+function repo() {
+  const dir = tempDir();
+  git(dir, 'init', '-q');
+  writeFileSync(join(dir, 'redocly.yaml'), stringify({ apis: { a: { root: 'spec/a/openapi.yaml' } } }));
+  mkdirSync(join(dir, 'spec', 'a'), { recursive: true });
+  writeFileSync(join(dir, 'spec', 'a', 'openapi.yaml'), stringify(spec({ state: { type: 'string' }, size: { type: 'integer' } })));
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-q', '-m', 'first');
+  return dir;
+}
+
+function run(dir, ...args) {
+  const r = spawnSync(process.execPath, [SCRIPT, '--repo', dir, ...args], { encoding: 'utf8', env: { ...process.env, BREAKING_BASE: '' } });
+  return { code: r.status, out: r.stdout + r.stderr };
+}
+
+describe('resolveBase', () => {
+  it('on the first commit: a printed skip, not a pass', () => {
+    const r = resolveBase({ cwd: repo() });
+    expect(r.skip).toBe(true);
+    expect(r.why).toMatch(/first commit/);
+  });
+
+  it('on main itself: the parent HEAD~1', () => {
+    const dir = repo();
+    const first = git(dir, 'rev-parse', 'HEAD');
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'second');
+    expect(resolveBase({ cwd: dir })).toMatchObject({ skip: false, commit: first, ref: 'HEAD~1' });
+  });
+
+  it('on a branch: the merge base with main', () => {
+    const dir = repo();
+    const first = git(dir, 'rev-parse', 'HEAD');
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'on feature');
+    git(dir, 'checkout', '-q', 'main');
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'on main');
+    git(dir, 'checkout', '-q', 'feature');
+    expect(resolveBase({ cwd: dir })).toMatchObject({ skip: false, commit: first, ref: 'main' });
+  });
+
+  it('a shallow clone without the base is an error that says how to fetch it', () => {
+    const dir = repo();
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'second');
+    const clone = tempDir();
+    git(clone, 'clone', '-q', '--depth', '1', `file://${dir}`, 'c');
+    expect(() => resolveBase({ cwd: join(clone, 'c') })).toThrow(/shallow[\s\S]*--unshallow/);
+  });
+
+  it('a missing base ref or a directory outside git is an error', () => {
+    expect(() => resolveBase({ cwd: repo(), ref: 'release/9' })).toThrow(/base ref "release\/9" does not exist/);
+    expect(() => resolveBase({ cwd: tempDir() })).toThrow(/not a git repository/);
+  });
+});
+
+describe('node scripts/breaking.mjs', () => {
+  it('fails on a response field removed since the merge base, naming operation and field', () => {
+    const dir = repo();
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    writeFileSync(join(dir, 'spec', 'a', 'openapi.yaml'), stringify(spec({ state: { type: 'string' } })));
+    git(dir, 'commit', '-q', '-am', 'drop size');
+    const r = run(dir);
+    expect(r.code, r.out).toBe(1);
+    expect(r.out).toMatch(/comparing the working tree with merge base of HEAD and main/);
+    expect(r.out).toMatch(/BREAKING response-field-removed {2}GET \/images\/\{uuid\} \(images_get\) {2}response 200 application\/json: size/);
+  }, 60_000);
+
+  it('passes an additive change, uncommitted on main, and says what it compared', () => {
+    const dir = repo();
+    writeFileSync(join(dir, 'spec', 'a', 'openapi.yaml'), stringify(spec({ state: { type: 'string' }, size: { type: 'integer' }, owner: { type: 'string' } })));
+    const r = run(dir);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/comparing the working tree with HEAD [0-9a-f]{12} \(the merge base with main; spec\/ has uncommitted changes\)/);
+    expect(r.out).toMatch(/a: 0 breaking change\(s\)/);
+  }, 60_000);
+
+  it('prints the skip on the first commit and exits 2 with the reason outside git', () => {
+    const skip = run(repo());
+    expect(skip.code).toBe(0);
+    expect(skip.out).toMatch(/SKIPPED, .*first commit/);
+    const err = run(tempDir());
+    expect(err.code).toBe(2);
+    expect(err.out).toMatch(/not a git repository/);
+  }, 60_000);
+});
