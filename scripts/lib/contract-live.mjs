@@ -1,0 +1,239 @@
+// Contract mode: the read-only operations of a bundle, called through a `prism proxy --errors` that
+// sits in front of a real server, with every response that breaks the spec reported by operation
+// and field. scripts/contract.mjs starts the proxies; this module builds the calls and reads
+// Prism's verdicts.
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { freePort } from '@svc/mock';
+
+const require = createRequire(import.meta.url);
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
+/** operationId verbs (the house grammar, `<resource>_<verb>[_qualifier]`) that only read. */
+const READ_ONLY_VERB = /_(list|get|poll)(_v\d+_\d+)?$/;
+
+/**
+ * One operation called in contract mode and what Prism said about it.
+ * @typedef {object} LiveResult
+ * @property {string} api
+ * @property {string} operationId
+ * @property {string} method       upper case
+ * @property {string} path         the path template of the spec (`/images/{uuid}`)
+ * @property {number} status       HTTP status Prism returned (500 with --errors when the response broke the spec)
+ * @property {{ where: 'request' | 'response', field: string, message: string, severity: string }[]} violations
+ * @property {string} [note]       how path parameters were chosen, or why a call failed
+ */
+
+/** Path part of a server URL template: `https://{host}:{port}/api/svc/v3` -> `/api/svc/v3`. */
+export function serverBasePath(url) {
+  return String(url ?? '').replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/\/$/, '');
+}
+
+function deref(doc, value, hops = 0) {
+  if (!value || typeof value !== 'object' || typeof value.$ref !== 'string' || hops > 20) return value;
+  let node = doc;
+  for (const part of value.$ref.replace(/^#\//, '').split('/')) node = node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  return deref(doc, node, hops + 1);
+}
+
+/**
+ * The operations of a bundle that only read, in the order they are called: lists and polls
+ * first (they yield real identifiers), then reads by identifier. Read-only means GET, or a POST
+ * whose operationId verb is `list`, `get` or `poll`; binary downloads are left out (they would
+ * fetch whole disk images).
+ * @param {object} doc a bundled OpenAPI document
+ * @returns {{ method: string, path: string, operationId: string, op: object, parameters: object[] }[]}
+ */
+export function readOnlyOperations(doc) {
+  const out = [];
+  for (const [path, rawItem] of Object.entries(doc.paths ?? {})) {
+    const item = deref(doc, rawItem);
+    for (const method of METHODS) {
+      const op = deref(doc, item?.[method]);
+      if (!op) continue;
+      const id = op.operationId ?? '';
+      const readOnly = method === 'get' || (method === 'post' && READ_ONLY_VERB.test(id));
+      if (!readOnly) continue;
+      const ok = Object.entries(op.responses ?? {}).find(([s]) => /^2/.test(s));
+      const content = Object.keys(deref(doc, ok?.[1])?.content ?? {});
+      if (content.length && content.every((t) => !/json/.test(t))) continue; // a binary download
+      const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref(doc, p));
+      out.push({ method, path, operationId: id, op, parameters });
+    }
+  }
+  const byId = (o) => (o.path.includes('{') ? 1 : 0);
+  return out.sort((a, b) => byId(a) - byId(b));
+}
+
+/** `/images/{uuid}/file` -> `/images`; `/tasks/list` -> `/tasks`. */
+function collectionOf(path) {
+  return path.split('/{')[0].replace(/\/(list|poll)$/, '');
+}
+
+/** An identifier of the first entity of a list response, if it has one. */
+function firstId(body) {
+  const list = Array.isArray(body?.entities) ? body.entities : undefined;
+  const entity = list?.find((e) => e && typeof e === 'object');
+  if (!entity) return undefined;
+  const candidates = [entity.metadata?.uuid, entity.uuid, ...Object.entries(entity).filter(([k]) => /uuid$/.test(k)).map(([, v]) => v)];
+  return candidates.find((v) => typeof v === 'string' && v.length > 0);
+}
+
+function exampleOf(doc, param) {
+  if (param.example !== undefined) return param.example;
+  const first = Object.values(param.examples ?? {})[0];
+  return first ? deref(doc, first).value : param.schema?.example ?? param.schema?.default;
+}
+
+function requestExample(doc, op) {
+  const media = deref(doc, op.requestBody)?.content?.['application/json'];
+  if (!media) return undefined;
+  if (media.example !== undefined) return media.example;
+  const first = Object.values(media.examples ?? {})[0];
+  return first ? deref(doc, first).value : {};
+}
+
+/** Turns Prism's `validation` / `sl-violations` entries into `{ where, field, message, severity }`. */
+export function violationsOf(list) {
+  return (Array.isArray(list) ? list : []).map((v) => {
+    const location = Array.isArray(v.location) ? v.location : [];
+    const where = location[0] === 'request' ? 'request' : 'response';
+    const rest = location.slice(1);
+    const part = rest[0] ?? '';
+    const field = rest.length > 1 ? `${part} ${rest.slice(1).join('.')}` : part || '(whole)';
+    return { where, field, message: String(v.message ?? v.code ?? 'violation'), severity: String(v.severity ?? 'Error') };
+  });
+}
+
+/**
+ * Calls the read-only operations of one API through its Prism proxy.
+ * @param {object} options
+ * @param {string} options.api         the API's name (for the report)
+ * @param {object} options.doc         its bundle
+ * @param {string} options.proxyUrl    origin of the `prism proxy` in front of the target
+ * @param {string} options.authorization  the Authorization header to send (never logged)
+ * @param {number} [options.timeoutMs] per call (default 60000 ms)
+ * @returns {Promise<LiveResult[]>}
+ */
+export async function runReadOnly({ api, doc, proxyUrl, authorization, timeoutMs = 60_000 }) {
+  const ids = new Map();
+  const results = [];
+  for (const o of readOnlyOperations(doc)) {
+    const notes = [];
+    let path = o.path;
+    const query = new URLSearchParams();
+    const headers = { accept: 'application/json', authorization };
+    for (const p of o.parameters) {
+      if (p.in === 'path') {
+        const real = ids.get(collectionOf(o.path));
+        const value = real ?? exampleOf(doc, p);
+        if (!real) notes.push(`{${p.name}} from the spec's example (no entity listed)`);
+        path = path.replace(`{${p.name}}`, encodeURIComponent(String(value)));
+      } else if (p.required && p.in === 'query') query.set(p.name, String(exampleOf(doc, p)));
+      else if (p.required && p.in === 'header') headers[p.name.toLowerCase()] = String(exampleOf(doc, p));
+    }
+    const body = o.method === 'post' ? requestExample(doc, o.op) : undefined;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const url = `${proxyUrl}${path}${query.size ? `?${query}` : ''}`;
+    const result = { api, operationId: o.operationId, method: o.method.toUpperCase(), path: o.path, status: 0, violations: [] };
+    try {
+      const res = await fetch(url, { method: o.method.toUpperCase(), headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+      result.status = res.status;
+      const text = await res.text();
+      let json;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined;
+      }
+      const header = res.headers.get('sl-violations');
+      if (json?.type?.startsWith?.('https://stoplight.io/prism/errors#')) {
+        if (Array.isArray(json.validation)) result.violations = violationsOf(json.validation);
+        else notes.push(`Prism: ${json.title}${json.detail ? `: ${json.detail}` : ''}`);
+      } else if (header) {
+        result.violations = violationsOf(JSON.parse(header));
+      }
+      if (res.ok && !o.path.includes('{') && !ids.has(collectionOf(o.path))) {
+        const id = firstId(json);
+        if (id) ids.set(collectionOf(o.path), id);
+      }
+    } catch (e) {
+      notes.push(`call failed: ${e.cause?.message ?? e.message}`);
+    }
+    if (notes.length) result.note = notes.join('; ');
+    results.push(result);
+  }
+  return results;
+}
+
+/**
+ * A running `prism proxy`.
+ * @typedef {object} RunningProxy
+ * @property {string} url  origin, e.g. `http://127.0.0.1:41234`
+ * @property {() => Promise<void>} close
+ */
+
+/**
+ * Starts `prism proxy --errors` on a bundle, on a free 127.0.0.1 port, in front of `upstream`
+ * (the target's origin plus the API's server base path).
+ * @param {object} options
+ * @param {string} options.document   the bundle file
+ * @param {string} options.upstream   e.g. `https://pc:9440/api/svc/v3`
+ * @param {boolean} [options.insecure] accept a self-signed certificate (NODE_TLS_REJECT_UNAUTHORIZED=0, for Prism only)
+ * @param {number} [options.timeoutMs] how long to wait for Prism to listen (default 60000 ms)
+ * @returns {Promise<RunningProxy>}
+ * @throws {Error} when Prism exits or does not listen in time (with the end of its log)
+ */
+export async function startProxy({ document, upstream, insecure = false, timeoutMs = 60_000 }) {
+  const port = await freePort();
+  const cli = require.resolve('@stoplight/prism-cli/dist/index.js');
+  const env = { ...process.env };
+  if (insecure) env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+  const child = spawn(process.execPath, [cli, 'proxy', document, upstream, '--errors', '-h', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  let log = '';
+  const collect = (c) => {
+    log = (log + c.toString()).slice(-8_000);
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const close = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+    });
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      close();
+      reject(new Error(`prism proxy did not listen on port ${port} within ${timeoutMs} ms:\n${log}`));
+    }, timeoutMs);
+    const onData = () => {
+      if (/Prism is listening/.test(log)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`prism proxy exited with code ${code} before listening:\n${log}`));
+    });
+  });
+  return { url: `http://127.0.0.1:${port}`, close };
+}
+
+/**
+ * The report lines of contract mode: one per operation, then one per violation.
+ * @param {LiveResult[]} results
+ * @returns {string[]}
+ */
+export function formatReport(results) {
+  const lines = [];
+  for (const r of results) {
+    const verdict = r.violations.length ? `${r.violations.length} violation(s)` : r.status ? 'conforms' : 'not checked';
+    lines.push(`${r.api} ${r.operationId} ${r.method} ${r.path} -> ${r.status || '-'}: ${verdict}${r.note ? ` (${r.note})` : ''}`);
+    for (const v of r.violations) lines.push(`  ${v.severity} ${v.where} ${v.field}: ${v.message}`);
+  }
+  return lines;
+}

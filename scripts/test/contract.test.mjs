@@ -1,0 +1,119 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apis } from '../lib/apis.mjs';
+import { readOnlyOperations, serverBasePath, violationsOf } from '../lib/contract-live.mjs';
+
+const SCRIPT = fileURLToPath(new URL('../contract.mjs', import.meta.url));
+const central = apis().find((a) => a.name === 'central');
+const doc = JSON.parse(readFileSync(central.bundleJson, 'utf8'));
+const base = serverBasePath(doc.servers[0].url);
+const USER = 'auditor';
+const PASSWORD = 'n0t-printed-S3cret';
+
+const deref = (v) => (v?.$ref ? deref(v.$ref.slice(2).split('/').reduce((n, k) => n?.[k], doc)) : v);
+
+/** The first example of an operation's 2xx JSON response, from the bundle. */
+function successExample(op) {
+  const [status, res] = Object.entries(op.responses).find(([s]) => /^2/.test(s));
+  const media = deref(res).content['application/json'];
+  return { status: Number(status), body: structuredClone(deref(Object.values(media.examples)[0]).value) };
+}
+
+/**
+ * A stand-in for a real central server: every read-only operation answers its spec example,
+ * except GET /images/{uuid}, which sends `api_version` as a number (the spec says string).
+ */
+function fakeServer() {
+  const seen = [];
+  const routes = readOnlyOperations(doc).map((o) => ({
+    ...o,
+    re: new RegExp(`^${base}${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  }));
+  const server = createServer((req, res) => {
+    seen.push({ method: req.method, url: req.url, authorization: req.headers.authorization });
+    const url = new URL(req.url, 'http://x');
+    const route = routes.find((r) => r.method.toUpperCase() === req.method && r.re.test(url.pathname));
+    req.resume();
+    if (!route) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
+      return;
+    }
+    const { status, body } = successExample(route.op);
+    if (route.operationId === 'images_get') body.api_version = 3.1;
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
+  return { server, seen };
+}
+
+function run(args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [SCRIPT, ...args], { env: { ...process.env, SVC_PASSWORD: PASSWORD, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (out += c));
+    child.on('exit', (code) => resolve({ code, out }));
+  });
+}
+
+describe('readOnlyOperations', () => {
+  it('keeps lists, gets and polls, drops changes and the binary download', () => {
+    const ids = readOnlyOperations(doc).map((o) => o.operationId);
+    expect(ids).toEqual(expect.arrayContaining(['images_list', 'images_get', 'tasks_poll', 'tasks_get', 'clusters_list']));
+    for (const id of ['images_create', 'images_update', 'images_delete', 'images_upload_file', 'images_download_file']) expect(ids).not.toContain(id);
+    // lists first: they yield the identifiers the gets use
+    expect(ids.indexOf('images_list')).toBeLessThan(ids.indexOf('images_get'));
+  });
+});
+
+describe('violationsOf', () => {
+  it('names where and which field', () => {
+    expect(violationsOf([{ location: ['response', 'body', 'metadata', 'uuid'], severity: 'Error', message: 'must be string' }])).toEqual([
+      { where: 'response', field: 'body metadata.uuid', message: 'must be string', severity: 'Error' },
+    ]);
+  });
+});
+
+describe('npm run contract', () => {
+  let fake;
+  let origin;
+  beforeAll(async () => {
+    fake = fakeServer();
+    await new Promise((r) => fake.server.listen(0, '127.0.0.1', r));
+    origin = `http://127.0.0.1:${fake.server.address().port}`;
+  });
+  afterAll(() => new Promise((r) => fake.server.close(r)));
+
+  it('reports the one operation the server answers wrongly, by operation and field, and no other', async () => {
+    const { code, out } = await run(['--target', origin, '--user', USER, '--api', 'central']);
+    expect(code, out).toBe(1);
+    expect(out).toMatch(/central images_get GET \/images\/\{uuid\} -> 500: 1 violation\(s\)/);
+    expect(out).toMatch(/Error response body api_version: .*must be string/);
+    expect(out).toMatch(/central images_list POST \/images\/list -> 200: conforms/);
+    expect(out).toMatch(/contract: 1 violation\(s\)/);
+    // every call went through the proxy to the target's base path, with the credentials
+    expect(fake.seen.length).toBe(readOnlyOperations(doc).length);
+    expect(fake.seen.every((s) => s.url.startsWith(`${base}/`))).toBe(true);
+    expect(fake.seen[0].authorization).toBe(`Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`);
+    // the get used the identifier the list returned
+    const listed = successExample(doc.paths['/images/list'].post).body.entities[0].metadata.uuid;
+    expect(fake.seen.map((s) => s.url)).toContain(`${base}/images/${listed}`);
+    // never the password, not even encoded
+    expect(out).not.toContain(PASSWORD);
+    expect(out).not.toContain(Buffer.from(`${USER}:${PASSWORD}`).toString('base64'));
+  }, 120_000);
+
+  it('refuses to start without the password variable, naming it', async () => {
+    const { code, out } = await run(['--target', origin, '--user', USER], { SVC_PASSWORD: '' });
+    expect(code).toBe(2);
+    expect(out).toMatch(/environment variable SVC_PASSWORD, which is empty or not set/);
+  });
+
+  it('refuses a target with a path or credentials, naming the option', async () => {
+    expect((await run(['--target', `${origin}/api/svc/v3`, '--user', USER])).out).toMatch(/--target is the origin only/);
+    expect((await run(['--target', `http://u:p@127.0.0.1:1`, '--user', USER])).out).toMatch(/--target must not carry credentials/);
+    expect((await run(['--user', USER])).out).toMatch(/--target is required/);
+  });
+});
