@@ -1,55 +1,134 @@
 import type { Middleware } from 'openapi-fetch';
 
-/** Connection options shared by every client of this package. */
-export interface ClientOptions {
-  /**
-   * Address of the API including its base path, e.g. `https://pc.internal:9440/api/svc/v3`
-   * (or a Prism mock's origin). http and https only.
-   */
-  baseUrl: string;
+/** Retry policy of idempotent calls (GET, list, poll). Creates, updates, deletes and uploads are never retried. */
+export interface RetryOptions {
+  /** Retries after the first attempt; default 3. 0 turns retries off. */
+  retries?: number;
+  /** First backoff delay in milliseconds, doubled on every retry; default 200. */
+  minDelayMs?: number;
+  /** Upper bound of one backoff delay, and of a server's `Retry-After`, in milliseconds; default 10 000. */
+  maxDelayMs?: number;
+}
+
+/** Options every client takes, whichever way the address is given. */
+export interface CommonClientOptions {
   /** User name for HTTP basic authentication. */
   username: string;
-  /** Password for HTTP basic authentication. Never logged or included in errors. */
+  /** Password for HTTP basic authentication. Never logged, never in errors or `toString()`. */
   password: string;
-  /** A fetch implementation to use instead of the global one (tests, proxies). */
-  fetch?: (input: Request) => Promise<Response>;
+  /**
+   * Time limit of each attempt of each call, in milliseconds, from sending the request until the
+   * response headers arrive; default 30 000. Uploads use their own `timeoutMs` (default: none),
+   * because sending a large body takes longer than any sensible per-call limit.
+   */
+  timeoutMs?: number;
+  /** Aborts every call of this client when it fires (calls reject with the signal's reason). */
+  signal?: AbortSignal;
+  /** A fetch implementation to use instead of the global one (tests, proxies). Called as `fetch(request, init)`. */
+  fetch?: (input: Request, init?: RequestInit) => Promise<Response>;
+  /** Extra openapi-fetch middleware, run after basic authentication is added. */
+  middleware?: Middleware[];
+  /** Accept any server certificate (self-signed lab systems). Default false: certificates are verified. */
+  insecureSkipTlsVerify?: boolean;
+  /** PEM certificate(s) to trust for the server (e.g. the cluster's self-signed certificate). */
+  ca?: string | Uint8Array | readonly (string | Uint8Array)[];
+  /** Retry policy of idempotent calls, or `false` for none. */
+  retry?: RetryOptions | false;
 }
+
+/**
+ * Connection options shared by the three clients: either `baseUrl` (the API's full base URL) or
+ * `host` (+ `port`, default 9440; https and the API's standard base path are added).
+ */
+export type ClientOptions = CommonClientOptions &
+  (
+    | {
+        /**
+         * Address of the API including its base path, e.g. `https://pc.internal:9440/api/svc/v3`
+         * (or a Prism mock's origin). http and https only.
+         */
+        baseUrl: string;
+        host?: undefined;
+        port?: undefined;
+      }
+    | {
+        /** Host name or IP address of the endpoint; the URL becomes `https://<host>:<port><base path>`. */
+        host: string;
+        /** TCP port; default 9440. */
+        port?: number;
+        baseUrl?: undefined;
+      }
+  );
+
+/** Names of all client options (for errors). */
+export type ClientOptionName = keyof CommonClientOptions | 'baseUrl' | 'host' | 'port';
 
 /** Thrown when client options are missing or malformed; names the option and the rule. */
 export class ClientOptionsError extends TypeError {
   override name = 'ClientOptionsError';
   constructor(
     /** The option that is wrong, e.g. `baseUrl`. */
-    readonly option: keyof ClientOptions,
+    readonly option: ClientOptionName,
     rule: string,
   ) {
     super(`client option "${option}" ${rule}`);
   }
 }
 
+/** Options after checking: the base URL without trailing slash and the settled defaults. */
+export interface ResolvedOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  retry: Required<RetryOptions>;
+  tls: { insecure: boolean; ca: (string | Uint8Array)[] | undefined };
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_RETRY: Required<RetryOptions> = { retries: 3, minDelayMs: 200, maxDelayMs: 10_000 };
+
+function positive(option: ClientOptionName, value: unknown, integer = false): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    throw new ClientOptionsError(option, `must be a positive ${integer ? 'integer' : 'number'}; got ${JSON.stringify(value)}`);
+  }
+}
+
 /**
- * Checks client options and returns the base URL without a trailing slash.
- * @throws {ClientOptionsError} when `baseUrl` is not an http(s) URL or credentials are missing
+ * Checks client options and settles the defaults.
+ * @param defaultBasePath the API's base path, used with `host` (e.g. `/api/svc/v3`)
+ * @throws {ClientOptionsError} naming the option and the rule it breaks; never containing the password
  */
-export function checkOptions(options: ClientOptions): string {
+export function checkOptions(options: ClientOptions, defaultBasePath: string): ResolvedOptions {
   if (options === null || typeof options !== 'object') {
-    throw new ClientOptionsError('baseUrl', 'is required: pass { baseUrl, username, password }');
+    throw new ClientOptionsError('baseUrl', 'is required: pass { baseUrl, username, password } or { host, username, password }');
   }
-  const { baseUrl, username, password } = options;
-  if (typeof baseUrl !== 'string' || baseUrl === '') {
-    throw new ClientOptionsError('baseUrl', 'must be a non-empty string such as https://host:9440/api/svc/v3');
-  }
+  const { baseUrl, host, port, username, password } = options as CommonClientOptions & { baseUrl?: unknown; host?: unknown; port?: unknown };
   let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new ClientOptionsError('baseUrl', `must be an absolute URL; got "${baseUrl}"`);
+  if (baseUrl !== undefined && host !== undefined) {
+    throw new ClientOptionsError('host', 'cannot be combined with baseUrl: pass one of them');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ClientOptionsError('baseUrl', `must use http or https; got "${url.protocol}"`);
-  }
-  if (url.username || url.password) {
-    throw new ClientOptionsError('baseUrl', 'must not carry credentials; pass username and password instead');
+  if (host !== undefined) {
+    if (typeof host !== 'string' || !/^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:.]+\]$/.test(host)) {
+      throw new ClientOptionsError('host', `must be a host name or IP address such as pc.example.internal; got ${JSON.stringify(host)}`);
+    }
+    if (port !== undefined) positive('port', port, true);
+    if (port !== undefined && (port as number) > 65535) throw new ClientOptionsError('port', `must be at most 65535; got ${port}`);
+    url = new URL(`https://${host}:${port ?? 9440}${defaultBasePath}`);
+  } else {
+    if (port !== undefined) throw new ClientOptionsError('port', 'goes with host, not baseUrl: put the port into baseUrl');
+    if (typeof baseUrl !== 'string' || baseUrl === '') {
+      throw new ClientOptionsError('baseUrl', `must be a non-empty string such as https://host:9440${defaultBasePath} (or pass host)`);
+    }
+    try {
+      url = new URL(baseUrl);
+    } catch {
+      throw new ClientOptionsError('baseUrl', `must be an absolute URL; got "${baseUrl.replace(/\/\/[^/@]*@/, '//***@')}"`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new ClientOptionsError('baseUrl', `must use http or https; got "${url.protocol}"`);
+    }
+    if (url.username || url.password) {
+      throw new ClientOptionsError('baseUrl', 'must not carry credentials; pass username and password instead');
+    }
   }
   if (typeof username !== 'string' || username === '') {
     throw new ClientOptionsError('username', 'must be a non-empty string');
@@ -60,7 +139,46 @@ export function checkOptions(options: ClientOptions): string {
   if (typeof password !== 'string') {
     throw new ClientOptionsError('password', 'must be a string');
   }
-  return baseUrl.replace(/\/+$/, '');
+  if (options.timeoutMs !== undefined) positive('timeoutMs', options.timeoutMs);
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
+    throw new ClientOptionsError('signal', 'must be an AbortSignal');
+  }
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+    throw new ClientOptionsError('fetch', 'must be a function (request, init) => Promise<Response>');
+  }
+  if (options.middleware !== undefined && (!Array.isArray(options.middleware) || options.middleware.some((m) => m === null || typeof m !== 'object'))) {
+    throw new ClientOptionsError('middleware', 'must be an array of openapi-fetch middleware objects');
+  }
+  if (options.insecureSkipTlsVerify !== undefined && typeof options.insecureSkipTlsVerify !== 'boolean') {
+    throw new ClientOptionsError('insecureSkipTlsVerify', 'must be true or false');
+  }
+  let ca: (string | Uint8Array)[] | undefined;
+  if (options.ca !== undefined) {
+    ca = (Array.isArray(options.ca) ? [...options.ca] : [options.ca]) as (string | Uint8Array)[];
+    if (ca.length === 0 || ca.some((c) => !(typeof c === 'string' ? c.includes('-----BEGIN CERTIFICATE-----') : c instanceof Uint8Array))) {
+      throw new ClientOptionsError('ca', 'must be PEM certificate text (-----BEGIN CERTIFICATE-----) or its bytes');
+    }
+    if (options.insecureSkipTlsVerify) {
+      throw new ClientOptionsError('ca', 'cannot be combined with insecureSkipTlsVerify: trust the certificate or skip verification, not both');
+    }
+  }
+  let retry = DEFAULT_RETRY;
+  if (options.retry === false) retry = { ...DEFAULT_RETRY, retries: 0 };
+  else if (options.retry !== undefined) {
+    if (options.retry === null || typeof options.retry !== 'object') throw new ClientOptionsError('retry', 'must be false or { retries, minDelayMs, maxDelayMs }');
+    const { retries = DEFAULT_RETRY.retries, minDelayMs = DEFAULT_RETRY.minDelayMs, maxDelayMs = DEFAULT_RETRY.maxDelayMs } = options.retry;
+    if (!Number.isInteger(retries) || retries < 0 || retries > 10) throw new ClientOptionsError('retry', `retries must be an integer from 0 to 10; got ${retries}`);
+    if (!(minDelayMs >= 0 && maxDelayMs >= minDelayMs && Number.isFinite(maxDelayMs))) {
+      throw new ClientOptionsError('retry', 'delays must satisfy 0 <= minDelayMs <= maxDelayMs (milliseconds)');
+    }
+    retry = { retries, minDelayMs, maxDelayMs };
+  }
+  return {
+    baseUrl: url.href.replace(/\/+$/, ''),
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    retry,
+    tls: { insecure: options.insecureSkipTlsVerify === true, ca },
+  };
 }
 
 /**

@@ -71,7 +71,7 @@ describe('createCentralClient', () => {
   ];
   for (const { name, given, option, rule } of cases) {
     it(`rejects ${name} with an error naming "${option}"`, () => {
-      const options = given === null ? (null as unknown as ClientOptions) : { ...good, ...given };
+      const options = given === null ? (null as unknown as ClientOptions) : ({ ...good, ...given } as ClientOptions);
       let thrown: unknown;
       try {
         createCentralClient(options);

@@ -1,0 +1,173 @@
+import type { components as centralComponents } from './generated/central.js';
+import type { components as elementComponents } from './generated/element.js';
+
+/** Which operation a request was: the API, HTTP method, path template and operationId from the spec. */
+export interface OperationRef {
+  /** `central`, `element` or `objects`. */
+  api: string;
+  method: string;
+  /** Path template as in the spec, e.g. `/images/{uuid}`. */
+  path: string;
+  /** The spec's operationId, e.g. `images_get`; undefined when the path is not in the spec. */
+  operationId: string | undefined;
+}
+
+/** Formats an operation for messages: `images_get (GET /images/{uuid})`. */
+export function describeOperation(op: OperationRef): string {
+  return op.operationId ? `${op.operationId} (${op.method} ${op.path})` : `${op.method} ${op.path}`;
+}
+
+/** The v3 error body (`message_list` with `message` and `reason`). */
+export type V3ErrorBody = centralComponents['schemas']['ErrorResponse'];
+/** The element-level (v0.8/v2.0) error body. */
+export type ElementErrorBody = elementComponents['schemas']['ElementError'];
+
+/**
+ * The body of an error response: the parsed JSON error body, or the raw text for non-JSON answers.
+ * A 401 is always text: production servers answer it with an HTML page.
+ */
+export type ApiErrorBody<S extends number = number> = number extends S
+  ? V3ErrorBody | ElementErrorBody | Record<string, unknown> | string
+  : S extends 401
+    ? string
+    : V3ErrorBody | ElementErrorBody | Record<string, unknown> | string;
+
+function summary(body: unknown): string {
+  if (typeof body === 'string') {
+    const text = body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+    return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+  }
+  if (body && typeof body === 'object') {
+    type Msg = { message?: string; reason?: string };
+    const b = body as { message_list?: unknown; message?: string; status?: { message_list?: unknown } };
+    const list = (Array.isArray(b.message_list) ? b.message_list : Array.isArray(b.status?.message_list) ? b.status.message_list : undefined) as Msg[] | undefined;
+    if (list?.length) return list.map((m) => [m?.reason, m?.message].filter(Boolean).join(': ')).join('; ');
+    if (typeof b.message === 'string') return b.message;
+  }
+  return '';
+}
+
+/**
+ * An HTTP error answer of the service: status, parsed body (or raw text) and the operation.
+ * Narrow by status with {@link isApiError} or {@link ApiError.hasStatus}:
+ * `if (isApiError(e, 404)) e.reason` (`ENTITY_NOT_FOUND`), `if (isApiError(e, 401)) e.body` (a string).
+ * Never carries the request headers, so credentials cannot leak through it.
+ */
+export class ApiError<S extends number = number> extends Error {
+  override name = 'ApiError';
+  /** The parsed error body, or the raw text when the body is not JSON. */
+  readonly body: ApiErrorBody<S>;
+  constructor(
+    /** The HTTP status, e.g. 404. */
+    readonly status: S,
+    body: unknown,
+    /** The operation that failed. */
+    readonly operation: OperationRef,
+  ) {
+    const detail = summary(body);
+    super(`${describeOperation(operation)} failed with HTTP ${status}${detail ? `: ${detail}` : ''}`);
+    this.body = body as ApiErrorBody<S>;
+  }
+
+  /** The v3 `message_list` of the body (also when wrapped in `status`), or `[]`. */
+  get messages(): { message: string; reason?: string }[] {
+    const b = this.body as { message_list?: unknown; status?: { message_list?: unknown } } | string;
+    if (typeof b !== 'object' || b === null) return [];
+    const list = Array.isArray(b.message_list) ? b.message_list : Array.isArray(b.status?.message_list) ? b.status.message_list : [];
+    return list as { message: string; reason?: string }[];
+  }
+
+  /** The first `reason` of the v3 `message_list` (e.g. `ENTITY_NOT_FOUND`), if any. */
+  get reason(): string | undefined {
+    return this.messages.find((m) => m.reason)?.reason;
+  }
+
+  /** True (and narrows) when the status is `status`. */
+  hasStatus<T extends number>(status: T): this is ApiError<T> {
+    return (this.status as number) === status;
+  }
+}
+
+/**
+ * True when `error` is an {@link ApiError}, and with `status` only when it has that status; narrows
+ * the type (`isApiError(e, 401)` gives `e.body: string`).
+ */
+export function isApiError<S extends number = number>(error: unknown, status?: S): error is ApiError<S> {
+  return error instanceof ApiError && (status === undefined || error.status === status);
+}
+
+/** The server did not answer within `timeoutMs` (per attempt). */
+export class RequestTimeoutError extends Error {
+  override name = 'RequestTimeoutError';
+  constructor(
+    readonly operation: OperationRef,
+    /** The limit that was exceeded, in milliseconds. */
+    readonly timeoutMs: number,
+  ) {
+    super(`${describeOperation(operation)}: no response within ${timeoutMs} ms`);
+  }
+}
+
+/** The connection failed (refused, reset, TLS verification failed, DNS) after any retries. */
+export class NetworkError extends Error {
+  override name = 'NetworkError';
+  constructor(
+    readonly operation: OperationRef,
+    /** Attempts made, retries included. */
+    readonly attempts: number,
+    cause: unknown,
+  ) {
+    const c = cause as { message?: string; cause?: { code?: string; message?: string } };
+    const why = c?.cause?.code ?? c?.cause?.message ?? c?.message ?? String(cause);
+    super(`${describeOperation(operation)}: connection failed after ${attempts} attempt(s): ${why}`, { cause });
+  }
+}
+
+/** A task ended FAILED or ABORTED (v3), or `Failed`/`Aborted` (v0.8, v2.0). */
+export class TaskFailedError<T = unknown> extends Error {
+  override name = 'TaskFailedError';
+  constructor(
+    readonly taskUuid: string,
+    /** The final status as the server spells it (`FAILED`, `ABORTED`, `Failed`, `Aborted`). */
+    readonly status: string,
+    /** The task's error code (v3 `error_code`; v0.8 `metaResponse.error`; v2.0 `meta_response.error_code`). */
+    readonly error_code: string | undefined,
+    /** The task's error detail (v3 `error_detail`; v0.8 `errorDetail`; v2.0 `error_detail`). */
+    readonly error_detail: string | undefined,
+    /** The last task record seen. */
+    readonly task: T,
+  ) {
+    super(`task ${taskUuid} ended ${status}${error_code ? ` (${error_code})` : ''}${error_detail ? `: ${error_detail}` : ''}`);
+  }
+}
+
+/** `waitForTask` gave up: the task was still running when `timeoutMs` ran out. */
+export class TaskTimeoutError<T = unknown> extends Error {
+  override name = 'TaskTimeoutError';
+  constructor(
+    readonly taskUuid: string,
+    /** The limit, in milliseconds. */
+    readonly timeoutMs: number,
+    /** The last task record seen, if any poll answered. */
+    readonly lastTask: T | undefined,
+  ) {
+    super(`task ${taskUuid} did not finish within ${timeoutMs} ms`);
+  }
+}
+
+/** An argument of a workflow method is wrong; names the argument and the rule. */
+export class InvalidArgumentError extends TypeError {
+  override name = 'InvalidArgumentError';
+  constructor(
+    /** The argument, e.g. `imageType` or `container`. */
+    readonly argument: string,
+    rule: string,
+  ) {
+    super(`argument "${argument}" ${rule}`);
+  }
+}
+
+/** A workflow found the service in a state it cannot continue from (e.g. an image not INACTIVE before upload). */
+export class WorkflowError extends Error {
+  override name = 'WorkflowError';
+}

@@ -1,0 +1,205 @@
+// Connection behaviour against local HTTP and HTTPS servers: retries, timeouts, faults, TLS, errors, credentials.
+import { afterEach, describe, expect, it } from 'vitest';
+import { inspect } from 'node:util';
+import { generate } from 'selfsigned';
+import {
+  ApiError,
+  NetworkError,
+  RequestTimeoutError,
+  createCentralClient,
+  createElementClient,
+  isApiError,
+  unwrap,
+  type ClientOptions,
+} from '../src/index.js';
+import { json, startServer, type Handler, type TestServer } from './support/server.js';
+
+const IMAGE = 'c2d4b1f5-8a3e-4c6b-9f1d-2e7a5b3c9d10';
+const PASSWORD = 'pa55-w0rd-never-shown';
+const AUTH_B64 = Buffer.from(`admin:${PASSWORD}`).toString('base64');
+const servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function serve(handler: Handler, tls?: { key: string; cert: string }) {
+  const s = await startServer(handler, tls);
+  servers.push(s);
+  return s;
+}
+
+const fast = { retries: 3, minDelayMs: 5, maxDelayMs: 50 };
+function central(s: TestServer, extra: Partial<ClientOptions> = {}) {
+  return createCentralClient({ baseUrl: `${s.origin}/api/svc/v3`, username: 'admin', password: PASSWORD, retry: fast, ...extra } as ClientOptions);
+}
+
+const image = { api_version: '3.1', metadata: { kind: 'image', uuid: IMAGE }, spec: { name: 'x', resources: {} }, status: { state: 'COMPLETE' } };
+
+/** Everything a caller could print: none of it may carry the password or the encoded header. */
+function expectNoCredentials(...things: unknown[]) {
+  for (const thing of things) {
+    const text = [String(thing), inspect(thing, { depth: 5, showHidden: true }), JSON.stringify(thing) ?? '', (thing as Error)?.stack ?? ''].join('\n');
+    expect(text).not.toContain(PASSWORD);
+    expect(text).not.toContain(AUTH_B64);
+  }
+}
+
+describe('retries', () => {
+  it('repeats a GET after 503 and returns the 200', async () => {
+    let n = 0;
+    const s = await serve((req, res) => (n++ === 0 ? json(res, 503, { message: 'busy' }) : json(res, 200, image)));
+    const got = await unwrap(central(s).GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } }));
+    expect(got.metadata.uuid).toBe(IMAGE);
+    expect(s.seen.map((r) => `${r.method} ${r.url}`)).toEqual([`GET /api/svc/v3/images/${IMAGE}`, `GET /api/svc/v3/images/${IMAGE}`]);
+  });
+
+  it('repeats a list call after 429, honouring Retry-After, with the same body', async () => {
+    let n = 0;
+    const s = await serve((req, res) =>
+      n++ === 0 ? json(res, 429, { message: 'slow down' }, { 'Retry-After': '1' }) : json(res, 200, { api_version: '3.1', metadata: { total_matches: 0 }, entities: [] }),
+    );
+    const started = Date.now();
+    const client = central(s, { retry: { retries: 2, minDelayMs: 1, maxDelayMs: 5000 } });
+    await unwrap(client.POST('/images/list', { body: { kind: 'image', offset: 5, length: 2 } }));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(s.seen).toHaveLength(2);
+    expect(s.seen.map((r) => JSON.parse(r.body.toString()))).toEqual([
+      { kind: 'image', offset: 5, length: 2 },
+      { kind: 'image', offset: 5, length: 2 },
+    ]);
+  });
+
+  it('gives up after the configured retries and reports the last 503 as ApiError', async () => {
+    const s = await serve((req, res) => json(res, 503, { api_version: '3.1', code: 503, message_list: [{ message: 'down', reason: 'SERVICE_UNAVAILABLE' }], state: 'ERROR' }));
+    const error = await unwrap(central(s).GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } })).catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(503);
+    expect(error.reason).toBe('SERVICE_UNAVAILABLE');
+    expect(s.seen).toHaveLength(4);
+  });
+
+  it('never repeats a create, update, delete or upload', async () => {
+    const s = await serve((req, res) => json(res, 503, { message: 'busy' }));
+    const client = central(s);
+    const spec = { name: 'x', resources: { image_type: 'DISK_IMAGE' as const, source_uri: 'https://example.com/x.qcow2' } };
+    const results = [
+      await client.POST('/images', { body: { metadata: { kind: 'image' }, spec } }),
+      await client.PUT('/images/{uuid}', { params: { path: { uuid: IMAGE } }, body: { metadata: { kind: 'image' }, spec } }),
+      await client.DELETE('/images/{uuid}', { params: { path: { uuid: IMAGE } } }),
+      await client.PUT('/images/{uuid}/file', { params: { path: { uuid: IMAGE } }, body: new Uint8Array([1, 2, 3]), headers: { 'Content-Type': 'application/octet-stream' } }),
+    ];
+    expect(results.map((r) => r.response.status)).toEqual([503, 503, 503, 503]);
+    expect(s.seen.map((r) => r.method)).toEqual(['POST', 'PUT', 'DELETE', 'PUT']);
+  });
+
+  it('repeats a GET after a connection reset, then reports NetworkError', async () => {
+    const s = await serve((req, res) => void res.socket?.destroy());
+    const error = await central(s).GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } }).catch((e) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.attempts).toBe(4);
+    expect(error.operation.operationId).toBe('images_get');
+    expect(s.seen).toHaveLength(4);
+    expectNoCredentials(error);
+  });
+
+  it('does not repeat a create after a connection reset', async () => {
+    const s = await serve((req, res) => void res.socket?.destroy());
+    const spec = { name: 'x', resources: { image_type: 'DISK_IMAGE' as const, source_uri: 'https://example.com/x.qcow2' } };
+    const error = await central(s).POST('/images', { body: { metadata: { kind: 'image' }, spec } }).catch((e) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.attempts).toBe(1);
+    expect(s.seen).toHaveLength(1);
+  });
+});
+
+describe('timeouts and aborts', () => {
+  it('fails a call to a server slower than timeoutMs with RequestTimeoutError', async () => {
+    const s = await serve(() => {}); // never answers
+    const started = Date.now();
+    const error = await central(s, { timeoutMs: 300 }).GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } }).catch((e) => e);
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error.timeoutMs).toBe(300);
+    expect(error.message).toContain('images_get (GET /images/{uuid})');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('rejects with the reason of the client signal', async () => {
+    const s = await serve(() => {});
+    const controller = new AbortController();
+    const call = central(s, { signal: controller.signal }).GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } });
+    setTimeout(() => controller.abort(new Error('user gave up')), 100);
+    await expect(call).rejects.toThrow('user gave up');
+  });
+});
+
+describe('ApiError', () => {
+  it('carries status, parsed v3 body, reason and operation, and narrows by status', async () => {
+    const body = { api_version: '3.1', code: 404, kind: 'image', message_list: [{ message: 'Image not found', reason: 'ENTITY_NOT_FOUND' }], state: 'ERROR' };
+    const s = await serve((req, res) => json(res, 404, body));
+    const error: unknown = await unwrap(central(s).GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } })).catch((e) => e);
+    expect(isApiError(error, 404)).toBe(true);
+    expect(isApiError(error, 401)).toBe(false);
+    if (!isApiError(error, 404)) throw error;
+    expect(error.body).toEqual(body);
+    expect(error.reason).toBe('ENTITY_NOT_FOUND');
+    expect(error.operation).toEqual({ api: 'central', method: 'GET', path: '/images/{uuid}', operationId: 'images_get' });
+    expect(error.message).toBe('images_get (GET /images/{uuid}) failed with HTTP 404: ENTITY_NOT_FOUND: Image not found');
+  });
+
+  it('keeps the raw text of a non-JSON 401 and never shows credentials', async () => {
+    const s = await serve((req, res) => {
+      res.writeHead(401, { 'Content-Type': 'text/html' });
+      res.end('<html><body><h1>401 Unauthorized</h1></body></html>');
+    });
+    const client = central(s);
+    const error = await unwrap(client.POST('/images/list', { body: {} })).catch((e) => e);
+    expect(isApiError(error, 401)).toBe(true);
+    expect(error.body).toBe('<html><body><h1>401 Unauthorized</h1></body></html>');
+    expect(error.message).toBe('images_list (POST /images/list) failed with HTTP 401: 401 Unauthorized');
+    expect(s.seen[0]!.headers.authorization).toBe(`Basic ${AUTH_B64}`);
+    expectNoCredentials(error, client);
+    expect(String(client)).toBe(`CentralClient <${s.origin}/api/svc/v3>`);
+  });
+
+  it('runs extra middleware after authentication', async () => {
+    const s = await serve((req, res) => json(res, 200, image));
+    const seen: string[] = [];
+    const client = central(s, { middleware: [{ onRequest: ({ request }) => void seen.push(request.headers.has('authorization') ? 'auth' : 'none') }] });
+    await unwrap(client.GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } }));
+    expect(seen).toEqual(['auth']);
+  });
+});
+
+describe('HTTPS with a self-signed certificate', () => {
+  async function tlsServer() {
+    const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+      keyType: 'ec',
+      algorithm: 'sha256',
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+    });
+    const s = await serve((req, res) => json(res, 200, { entities: [{ id: 'c::1', storage_container_uuid: IMAGE, name: 'default' }] }), { key: pems.private, cert: pems.cert });
+    return { s, cert: pems.cert };
+  }
+  const opts = (port: number) => ({ host: '127.0.0.1', port, username: 'admin', password: PASSWORD, retry: false as const });
+
+  it('verifies certificates by default: a self-signed server is refused', async () => {
+    const { s } = await tlsServer();
+    const error = await createElementClient(opts(s.port)).GET('/v2.0/storage_containers').catch((e) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(s.seen).toHaveLength(0);
+  });
+
+  it('works with insecureSkipTlsVerify, through host and port', async () => {
+    const { s } = await tlsServer();
+    const client = createElementClient({ ...opts(s.port), insecureSkipTlsVerify: true });
+    const list = await unwrap(client.GET('/v2.0/storage_containers'));
+    expect(list.entities[0]!.name).toBe('default');
+    expect(s.seen[0]!.url).toBe('/api/svc/v2.0/storage_containers');
+  });
+
+  it('works with the certificate given as ca', async () => {
+    const { s, cert } = await tlsServer();
+    const client = createElementClient({ ...opts(s.port), ca: cert });
+    expect((await unwrap(client.GET('/v2.0/storage_containers'))).entities).toHaveLength(1);
+  });
+});
