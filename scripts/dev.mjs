@@ -1,0 +1,106 @@
+// `npm run dev` for spec authors: watches spec/, and on save lints (Redocly, then Spectral) and
+// re-bundles the API the file belongs to (all of them for spec/common), regenerates the client
+// types, rebuilds the explorer, restarts that API's mock, and reloads the explorer page.
+//   npm run dev -- [--port 8080]
+// The page is served through a small reload front (scripts/lib/dev.mjs) in front of the
+// explorer: it adds an EventSource script to the HTML, so the explorer package is unchanged.
+import { execFileSync } from 'node:child_process';
+import { watch } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startMock } from '@svc/mock';
+import { startExplorer } from '@svc/explorer';
+import { apis, root } from './lib/apis.mjs';
+import { affectedApis, debounceCollect, startReloadFront } from './lib/dev.mjs';
+
+const require = createRequire(import.meta.url);
+const redocly = require.resolve('@redocly/cli/bin/cli.js');
+const specDir = join(root, 'spec');
+const explorerDir = join(root, 'packages', 'explorer', 'dist');
+
+const { values } = parseArgs({ options: { port: { type: 'string', default: '8080' } } });
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`--port must be a port number from 0 to 65535; got "${values.port}"`);
+  process.exit(2);
+}
+
+/** Runs one step; prints its output only when it fails. Returns whether it passed. */
+function step(label, args) {
+  const started = Date.now();
+  try {
+    execFileSync(process.execPath, args, {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', REDOCLY_TELEMETRY: 'off' },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    console.log(`  ok   ${label} (${Date.now() - started} ms)`);
+    return true;
+  } catch (e) {
+    console.log(`  FAIL ${label}\n${String(e.stdout ?? '')}${String(e.stderr ?? '')}`.trimEnd());
+    return false;
+  }
+}
+
+/** Lint, bundle and Spectral for each API, then types and explorer once. Returns whether all passed. */
+function rebuild(names) {
+  for (const name of names) {
+    if (!step(`redocly lint ${name}`, [redocly, 'lint', name, '--format', 'codeframe'])) return false;
+    if (!step(`bundle ${name}`, [join(root, 'scripts', 'bundle.mjs'), name])) return false;
+    if (!step(`spectral ${name}`, [join(root, 'scripts', 'lint-spectral.mjs'), name])) return false;
+  }
+  if (!step('generate client types', [join(root, 'packages', 'client', 'scripts', 'generate.mjs')])) return false;
+  return step('build explorer', [join(root, 'packages', 'explorer', 'scripts', 'build.mjs')]);
+}
+
+const all = apis();
+console.log('dev: first build of every API');
+if (!rebuild(all.map((a) => a.name))) console.log('dev: the first build failed; fix the file and save, the watcher is on');
+
+const mocks = new Map();
+for (const api of all) mocks.set(api.name, await startMock({ document: api.bundle }));
+const explorer = await startExplorer({ dir: explorerDir, mocks: Object.fromEntries([...mocks].map(([n, m]) => [n, m.url])) });
+const front = await startReloadFront({ upstream: explorer.url, port }).catch(async (e) => {
+  console.warn(`dev: port ${port} is not free (${e.code ?? e.message}); using a free port`);
+  return startReloadFront({ upstream: explorer.url, port: 0 });
+});
+
+let busy = Promise.resolve();
+const onChanges = debounceCollect((files) => {
+  busy = busy.then(async () => {
+    const names = affectedApis(files, all, specDir);
+    if (!names.length) return;
+    console.log(`\ndev: ${[...new Set(files.map((f) => relative(root, f)))].join(', ')} changed -> ${names.join(', ')}`);
+    if (!rebuild(names)) {
+      console.log('dev: not reloaded; fix the finding above and save');
+      return;
+    }
+    // Prism reads its document once: restart the changed APIs' mocks on the same ports.
+    for (const name of names) {
+      const old = mocks.get(name);
+      await old.close();
+      mocks.set(name, await startMock({ document: all.find((a) => a.name === name).bundle, port: old.port }));
+    }
+    front.reload(names.join(','));
+    console.log(`dev: rebuilt ${names.join(', ')}; explorer reloaded`);
+  });
+}, 300);
+
+const watcher = watch(specDir, { recursive: true }, (_event, file) => {
+  if (file && /\.(ya?ml|json|md)$/.test(file)) onChanges(join(specDir, file));
+});
+
+console.log(`\ndev: watching spec/ — explorer with live reload at ${front.url}`);
+for (const [name, m] of mocks) console.log(`     mock ${name.padEnd(8)} ${m.url}`);
+console.log('     Ctrl-C stops.');
+
+async function stop() {
+  watcher.close();
+  await Promise.allSettled([front.close(), explorer.close(), ...[...mocks.values()].map((m) => m.close())]);
+  process.exit(0);
+}
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
