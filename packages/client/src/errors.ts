@@ -49,7 +49,7 @@ function summary(body: unknown): string {
 
 /**
  * An HTTP error answer of the service: status, parsed body (or raw text) and the operation.
- * Narrow by status with {@link isApiError} or {@link ApiError.hasStatus}:
+ * Narrow by status with {@link isApiError}:
  * `if (isApiError(e, 404)) e.reason` (`ENTITY_NOT_FOUND`), `if (isApiError(e, 401)) e.body` (a string).
  * Never carries the request headers, so credentials cannot leak through it.
  */
@@ -80,11 +80,6 @@ export class ApiError<S extends number = number> extends Error {
   /** The first `reason` of the v3 `message_list` (e.g. `ENTITY_NOT_FOUND`), if any. */
   get reason(): string | undefined {
     return this.messages.find((m) => m.reason)?.reason;
-  }
-
-  /** True (and narrows) when the status is `status`. */
-  hasStatus<T extends number>(status: T): this is ApiError<T> {
-    return (this.status as number) === status;
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { createCentralClient, type CentralSchemas } from '../src/index.js';
+import { createCentralClient, createElementClient, isApiError, unwrap, type CentralSchemas, type ElementErrorBody, type ElementSchemas, type V3ErrorBody } from '../src/index.js';
 
 const client = createCentralClient({ baseUrl: 'https://pc:9440/api/svc/v3', username: 'u', password: 'p' });
 
@@ -23,5 +23,61 @@ describe('central client types', () => {
     expectTypeOf<NonNullable<NonNullable<Page['entities']>[number]['status']>['state']>().toEqualTypeOf<CentralSchemas['ImageState']>();
     // @ts-expect-error total_matches is a number
     expectTypeOf<Page['metadata']['total_matches']>().toEqualTypeOf<string>();
+  });
+});
+
+describe('workflow and error types', () => {
+  it('types paged entities from the list call', async () => {
+    for await (const image of client.paginate('/images/list', { kind: 'image' })) {
+      expectTypeOf(image).toEqualTypeOf<CentralSchemas['ImageIntentResource']>();
+    }
+    for await (const subnet of client.paginate('/subnets/list')) {
+      expectTypeOf(subnet.status?.resources?.subnet_type).toEqualTypeOf<'VLAN' | 'OVERLAY' | undefined>();
+    }
+    // @ts-expect-error the body of /images/list takes kind "image" only
+    void client.paginate('/images/list', { kind: 'cluster' });
+    // @ts-expect-error /images is not a list call
+    void client.paginate('/images');
+  });
+
+  it('types tasks and images the workflows return', () => {
+    expectTypeOf(client.waitForTask('x')).resolves.toEqualTypeOf<CentralSchemas['Task']>();
+    expectTypeOf(client.createImageFromUrl).returns.resolves.toEqualTypeOf<CentralSchemas['ImageIntentResponse']>();
+    const element = createElementClient({ host: 'pe', username: 'u', password: 'p' });
+    expectTypeOf(element.waitForTask('x')).resolves.toEqualTypeOf<ElementSchemas['TaskV0_8']>();
+    expectTypeOf(element.waitForTask('x', { version: 'v2.0' })).resolves.toEqualTypeOf<ElementSchemas['TaskV2_0']>();
+    // @ts-expect-error give a file or a stream
+    void element.uploadImage({ name: 'x', imageType: 'ISO_IMAGE', container: 'c' });
+    // @ts-expect-error not both
+    void element.uploadImage({ name: 'x', imageType: 'ISO_IMAGE', container: 'c', file: 'a.iso', stream: new ReadableStream() });
+    // @ts-expect-error imageType is DISK_IMAGE or ISO_IMAGE
+    void element.uploadImage({ name: 'x', imageType: 'CD', container: 'c', file: 'a.iso' });
+  });
+
+  it('narrows ApiError by status', () => {
+    const e: unknown = new Error();
+    if (isApiError(e, 401)) {
+      expectTypeOf(e.body).toEqualTypeOf<string>();
+      expectTypeOf(e.status).toEqualTypeOf<401>();
+    }
+    if (isApiError(e, 404)) {
+      expectTypeOf(e.body).toEqualTypeOf<V3ErrorBody | ElementErrorBody | Record<string, unknown> | string>();
+    }
+  });
+
+  it('unwrap returns the success body', async () => {
+    const image = await unwrap(client.GET('/images/{uuid}', { params: { path: { uuid: 'x' } } }));
+    expectTypeOf(image.status.state).toEqualTypeOf<CentralSchemas['ImageState']>();
+    expectTypeOf(image.metadata.uuid).toEqualTypeOf<string | undefined>();
+    // @ts-expect-error data is never undefined after unwrap
+    expectTypeOf(image).toEqualTypeOf<undefined>();
+  });
+
+  it('takes baseUrl or host, not both', () => {
+    createCentralClient({ host: 'pc', port: 9440, username: 'u', password: 'p', insecureSkipTlsVerify: true });
+    // @ts-expect-error baseUrl and host exclude each other
+    createCentralClient({ host: 'pc', baseUrl: 'https://pc:9440/api/svc/v3', username: 'u', password: 'p' });
+    // @ts-expect-error a password is required
+    createCentralClient({ host: 'pc', username: 'u' });
   });
 });

@@ -68,6 +68,17 @@ describe('createCentralClient', () => {
     { name: 'no username', given: { username: '' }, option: 'username', rule: /non-empty/ },
     { name: 'colon in username', given: { username: 'a:b' }, option: 'username', rule: /":"/ },
     { name: 'password not a string', given: { password: 42 as unknown as string }, option: 'password', rule: /string/ },
+    { name: 'baseUrl and host', given: { host: 'pc' } as Partial<ClientOptions>, option: 'host', rule: /cannot be combined with baseUrl/ },
+    { name: 'host with a path', given: { baseUrl: undefined, host: 'pc/x' } as Partial<ClientOptions>, option: 'host', rule: /host name or IP/ },
+    { name: 'port out of range', given: { baseUrl: undefined, host: 'pc', port: 70000 } as Partial<ClientOptions>, option: 'port', rule: /at most 65535/ },
+    { name: 'port with baseUrl', given: { port: 9440 } as Partial<ClientOptions>, option: 'port', rule: /goes with host/ },
+    { name: 'negative timeout', given: { timeoutMs: -1 }, option: 'timeoutMs', rule: /positive number/ },
+    { name: 'ca not PEM', given: { ca: 'hello' }, option: 'ca', rule: /PEM/ },
+    { name: 'ca and insecure', given: { ca: '-----BEGIN CERTIFICATE-----x', insecureSkipTlsVerify: true }, option: 'ca', rule: /not both/ },
+    { name: 'insecure not boolean', given: { insecureSkipTlsVerify: 'yes' as unknown as boolean }, option: 'insecureSkipTlsVerify', rule: /true or false/ },
+    { name: 'too many retries', given: { retry: { retries: 50 } }, option: 'retry', rule: /0 to 10/ },
+    { name: 'middleware not a list', given: { middleware: {} as never }, option: 'middleware', rule: /array/ },
+    { name: 'signal not a signal', given: { signal: {} as never }, option: 'signal', rule: /AbortSignal/ },
   ];
   for (const { name, given, option, rule } of cases) {
     it(`rejects ${name} with an error naming "${option}"`, () => {
@@ -85,6 +96,25 @@ describe('createCentralClient', () => {
       expect((thrown as Error).message).not.toContain('pw@');
     });
   }
+});
+
+describe('host and port', () => {
+  it('builds https://<host>:<port><base path> for each API, port 9440 by default', async () => {
+    const urls: string[] = [];
+    const fetch = async (request: Request) => {
+      urls.push(request.url);
+      return new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json' } });
+    };
+    const creds = { username: 'admin', password: 'pw', fetch };
+    await createCentralClient({ host: 'pc.internal', ...creds }).GET('/tasks/{uuid}', { params: { path: { uuid: 'x' } } });
+    await createElementClient({ host: '10.0.0.5', port: 9441, ...creds }).GET('/v2.0/storage_containers');
+    await createObjectsClient({ host: 'pc.internal', ...creds }).POST('/groups', { body: { entity_type: 'objectstore' } });
+    expect(urls).toEqual([
+      'https://pc.internal:9440/api/svc/v3/tasks/x',
+      'https://10.0.0.5:9441/api/svc/v2.0/storage_containers',
+      'https://pc.internal:9440/oss/api/svc/v3/groups',
+    ]);
+  });
 });
 
 describe('createElementClient and createObjectsClient', () => {
