@@ -20,6 +20,7 @@ const READ_ONLY_VERB = /_(list|get|poll)(_v\d+_\d+)?$/;
  * @property {string} path         the path template of the spec (`/images/{uuid}`)
  * @property {number} status       HTTP status Prism returned (500 with --errors when the response broke the spec)
  * @property {{ where: 'request' | 'response', field: string, message: string, severity: string }[]} violations
+ * @property {boolean} [unchecked] true when no verdict on the target's answer exists (the call or Prism's forward failed)
  * @property {string} [note]       how path parameters were chosen, or why a call failed
  */
 
@@ -146,9 +147,18 @@ export async function runReadOnly({ api, doc, proxyUrl, authorization, timeoutMs
         json = undefined;
       }
       const header = res.headers.get('sl-violations');
-      if (json?.type?.startsWith?.('https://stoplight.io/prism/errors#')) {
+      // Prism's own answers are problem+json: a violations report (type is a stoplight.io URL),
+      // or a failed forward (type is an error name, e.g. FetchError for a refused certificate).
+      const fromPrism =
+        /application\/problem\+json/.test(res.headers.get('content-type') ?? '') &&
+        typeof json?.type === 'string' &&
+        (json.type.startsWith('https://stoplight.io/prism/errors#') || /^[A-Za-z]+$/.test(json.type));
+      if (fromPrism) {
         if (Array.isArray(json.validation)) result.violations = violationsOf(json.validation);
-        else notes.push(`Prism: ${json.title}${json.detail ? `: ${json.detail}` : ''}`);
+        else {
+          result.unchecked = true;
+          notes.push(`Prism: ${json.title}${json.detail ? `: ${json.detail}` : ''}`);
+        }
       } else if (header) {
         result.violations = violationsOf(JSON.parse(header));
       }
@@ -157,6 +167,7 @@ export async function runReadOnly({ api, doc, proxyUrl, authorization, timeoutMs
         if (id) ids.set(collectionOf(o.path), id);
       }
     } catch (e) {
+      result.unchecked = true;
       notes.push(`call failed: ${e.cause?.message ?? e.message}`);
     }
     if (notes.length) result.note = notes.join('; ');
@@ -231,7 +242,7 @@ export async function startProxy({ document, upstream, insecure = false, timeout
 export function formatReport(results) {
   const lines = [];
   for (const r of results) {
-    const verdict = r.violations.length ? `${r.violations.length} violation(s)` : r.status ? 'conforms' : 'not checked';
+    const verdict = r.violations.length ? `${r.violations.length} violation(s)` : r.unchecked || !r.status ? 'NOT CHECKED' : 'conforms';
     lines.push(`${r.api} ${r.operationId} ${r.method} ${r.path} -> ${r.status || '-'}: ${verdict}${r.note ? ` (${r.note})` : ''}`);
     for (const v of r.violations) lines.push(`  ${v.severity} ${v.where} ${v.field}: ${v.message}`);
   }

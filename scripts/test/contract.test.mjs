@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apis } from '../lib/apis.mjs';
@@ -26,13 +28,13 @@ function successExample(op) {
  * A stand-in for a real central server: every read-only operation answers its spec example,
  * except GET /images/{uuid}, which sends `api_version` as a number (the spec says string).
  */
-function fakeServer() {
+function fakeServer(tls) {
   const seen = [];
   const routes = readOnlyOperations(doc).map((o) => ({
     ...o,
     re: new RegExp(`^${base}${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
   }));
-  const server = createServer((req, res) => {
+  const server = (tls ? (h) => createTlsServer(tls, h) : createServer)((req, res) => {
     seen.push({ method: req.method, url: req.url, authorization: req.headers.authorization });
     const url = new URL(req.url, 'http://x');
     const route = routes.find((r) => r.method.toUpperCase() === req.method && r.re.test(url.pathname));
@@ -116,4 +118,39 @@ describe('npm run contract', () => {
     expect((await run(['--target', `http://u:p@127.0.0.1:1`, '--user', USER])).out).toMatch(/--target must not carry credentials/);
     expect((await run(['--user', USER])).out).toMatch(/--target is required/);
   });
+});
+
+describe('npm run contract against a self-signed HTTPS target', () => {
+  let fake;
+  let origin;
+  beforeAll(async () => {
+    // selfsigned, as the client package (which declares it) resolves it
+    const { generate } = createRequire(fileURLToPath(new URL('../../packages/client/package.json', import.meta.url)))('selfsigned');
+    const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+      keyType: 'ec',
+      algorithm: 'sha256',
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+    });
+    fake = fakeServer({ key: pems.private, cert: pems.cert });
+    await new Promise((r) => fake.server.listen(0, '127.0.0.1', r));
+    origin = `https://127.0.0.1:${fake.server.address().port}`;
+  });
+  afterAll(() => new Promise((r) => fake.server.close(r)));
+
+  it('does not count an unverifiable certificate as conforming', async () => {
+    const { code, out } = await run(['--target', origin, '--user', USER, '--api', 'central']);
+    expect(code, out).toBe(1);
+    expect(out).toMatch(/central images_list POST \/images\/list -> \d+: NOT CHECKED/);
+    expect(out).not.toMatch(/conforms/);
+    expect(fake.seen).toHaveLength(0);
+  }, 120_000);
+
+  it('with --insecure: warns, reaches the target and still reports the wrong answer', async () => {
+    const { code, out } = await run(['--target', origin, '--user', USER, '--api', 'central', '--insecure']);
+    expect(code, out).toBe(1);
+    expect(out).toMatch(/WARNING --insecure/);
+    expect(out).toMatch(/central images_get GET \/images\/\{uuid\} -> 500: 1 violation\(s\)/);
+    expect(out).toMatch(/contract: 1 violation\(s\)$/m);
+    expect(out).not.toContain(PASSWORD);
+  }, 120_000);
 });
