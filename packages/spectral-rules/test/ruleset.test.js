@@ -129,6 +129,15 @@ describe('.spectral.yaml (spectral:oas all + house rules + OWASP)', () => {
     expect(finding?.message).toMatch(/offset/);
   });
 
+  it('finds an operation without a description or a tag (spectral:oas)', async () => {
+    const doc = owaspCleanDocument();
+    delete doc.paths['/images/{uuid}'].get.description;
+    delete doc.paths['/images/{uuid}'].get.tags;
+    const results = await lint(doc, REPO_RULESET);
+    const at = results.filter((r) => r.path.slice(0, 3).join(' ') === 'paths /images/{uuid} get').map((r) => r.code);
+    expect(at).toEqual(expect.arrayContaining(['operation-description', 'operation-tags']));
+  });
+
   it('runs the OWASP rules that stay on (http server, numeric ids)', async () => {
     const doc = owaspCleanDocument();
     doc.servers.push({ url: 'http://pc.svc.test:9440/api/svc/v3', description: 'Plain HTTP' });
