@@ -1,42 +1,80 @@
-// Drives the explorer in Chromium against the Prism mocks of every API.
+// Drives the explorer in Chromium: every API against its Prism mock, a real endpoint played by a
+// local HTTPS server with a self-signed certificate, the v0.8 upload, deep links, the filter and
+// the session-only Authorize.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
 import { chromium } from 'playwright-core';
+import selfsigned from 'selfsigned';
 import { startMock } from '@svc/mock';
 import { build } from '../scripts/build.mjs';
 import { startExplorer } from '../src/index.js';
 import { apis } from '../../../scripts/lib/apis.mjs';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const centralYaml = join(repoRoot, 'dist', 'central.yaml');
 // The README's picture is refreshed on request (UPDATE_SCREENSHOT=1 npm test); otherwise the
 // screenshot goes to test-results/ so a test run leaves the work tree clean.
 const screenshot = process.env.UPDATE_SCREENSHOT
   ? join(repoRoot, 'docs', 'explorer.png')
   : join(repoRoot, 'test-results', 'explorer.png');
 const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const BASIC = Buffer.from('admin:secret').toString('base64');
 
 let dir;
 let mocks = [];
 let explorer;
+let realHost;
 let browser;
+let context;
 let page;
 const pageErrors = [];
+
+/**
+ * A local HTTPS server with a self-signed certificate that plays a real endpoint: records every
+ * request (method, path, headers, body bytes) and answers 200 with a small JSON body.
+ */
+async function startRealHost() {
+  const pems = await selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], {
+    keySize: 2048,
+    algorithm: 'sha256',
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+  });
+  const received = [];
+  const server = createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks) });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ served_by: 'real-host', entities: [], taskUuid: '0f6d3f6e-5b1a-4c63-9d9b-5e2c6a7b8c9d' }));
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: server.address().port,
+    received,
+    close: () => new Promise((r) => { server.close(r); server.closeAllConnections(); }),
+  };
+}
 
 beforeAll(async () => {
   if (!existsSync(chromiumPath)) {
     throw new Error(`Chromium not found at ${chromiumPath}: run \`apt-get install -y chromium\` (or set CHROMIUM_PATH)`);
   }
-  if (!existsSync(centralYaml)) throw new Error(`${centralYaml} is missing: run \`npm run bundle\` at the repository root`);
+  for (const api of apis()) {
+    if (!existsSync(api.bundle)) throw new Error(`${api.bundle} is missing: run \`npm run bundle\` at the repository root`);
+  }
   // The test builds its own copy of the page so that it always checks the current sources.
   dir = mkdtempSync(join(tmpdir(), 'explorer-browser-'));
   await build({ outDir: dir });
   const started = await Promise.all(apis().map(async (api) => [api.name, await startMock({ document: api.bundle })]));
   mocks = started.map(([, m]) => m);
   explorer = await startExplorer({ dir, mocks: Object.fromEntries(started.map(([name, m]) => [name, m.url])) });
+  realHost = await startRealHost();
   try {
     browser = await chromium.launch({
       executablePath: chromiumPath,
@@ -45,13 +83,15 @@ beforeAll(async () => {
   } catch (error) {
     throw new Error(`Cannot start Chromium at ${chromiumPath} (run \`apt-get install -y chromium\`): ${error.message}`);
   }
-  page = await browser.newPage({ viewport: { width: 1280, height: 1600 } });
+  context = await browser.newContext({ viewport: { width: 1280, height: 1600 } });
+  page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
-  // Fail on any request that would leave this machine (CDN, validator badge...).
+  // Fail on any request that would leave this machine (CDN, validator badge...) or that the
+  // page sends straight to the "real" endpoint instead of through the explorer's /forward/.
   await page.route(
-    (url) => url.hostname !== '127.0.0.1',
+    (url) => url.hostname !== '127.0.0.1' || url.port === String(realHost.port),
     (route) => {
-      pageErrors.push(`external request: ${route.request().url()}`);
+      pageErrors.push(`unexpected request: ${route.request().url()}`);
       return route.abort();
     },
   );
@@ -60,55 +100,230 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await explorer?.close();
+  await realHost?.close();
   await Promise.all(mocks.map((m) => m.close()));
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+/** The three APIs, the operation tried on each, and what its mock answer contains. */
+const CASES = [
+  { api: 'central', title: 'svc central API (v3)', tag: 'Images', operationId: 'images_list', method: 'POST', path: '/images/list', basePath: '/api/svc/v3', body: 'entities', factory: 'createCentralClient', json: true },
+  { api: 'element', title: 'svc element API', tag: 'Storage containers (v2.0)', operationId: 'storage_containers_list_v2_0', method: 'GET', path: '/v2.0/storage_containers', basePath: '/api/svc', body: 'storage_container_uuid', factory: 'createElementClient', json: false },
+  { api: 'objects', title: 'svc object store API', tag: 'Groups', operationId: 'groups_list', method: 'POST', path: '/groups', basePath: '/oss/api/svc/v3', body: 'group_results', factory: 'createObjectsClient', json: true },
+];
+
 describe('API explorer in Chromium', () => {
-  it('loads the page with the operations grouped by tag', async () => {
+  it('loads the first API with the three APIs in the selector and the mock as default server', async () => {
     await page.goto(explorer.url);
     await page.locator('.information-container .title').waitFor();
     expect(await page.locator('.information-container .title').innerText()).toContain('svc central API (v3)');
     const tags = () => page.locator('.opblock-tag-section h3.opblock-tag').evaluateAll((els) => els.map((el) => el.dataset.tag));
     await expect.poll(tags, { timeout: 15_000 }).toEqual(expect.arrayContaining(['Images', 'Tasks']));
-    // The top bar lists the APIs.
     expect(await page.locator('.topbar select option').allInnerTexts()).toEqual(['central API (v3)', 'element API (v0.8 and v2.0)', 'object store API (v3)']);
-    // docExpansion 'list': the operations are listed under their tags.
-    const images = page.locator('#operations-tag-Images').locator('xpath=..');
-    expect(await images.locator('.opblock').count()).toBeGreaterThanOrEqual(4);
     expect(await page.locator('#operations-Images-images_list .opblock-summary-path').innerText()).toContain('/images/list');
-    expect(await page.locator('#operations-Tasks-tasks_list').count()).toBe(1);
-    // The mock is the default server; the real endpoint stays selectable.
     const servers = await page.locator('.servers select option').allInnerTexts();
     expect(servers[0]).toContain('/mock/central/api/svc/v3');
     expect(servers.some((s) => s.includes('https://{host}:{port}/api/svc/v3'))).toBe(true);
+    // The address bar names the API, so that a copied link opens the same one.
+    await expect.poll(() => new URL(page.url()).searchParams.get('api')).toBe('central');
   });
 
-  it('authorizes with basic auth', async () => {
+  it('authorizes with basic auth, keeps it for the session only (sessionStorage, never localStorage)', async () => {
     await authorize();
+    await page.reload();
+    await page.locator('.scheme-container button.authorize').waitFor();
+    await expect.poll(() => page.locator('.scheme-container button.authorize').getAttribute('class'), { timeout: 15_000 }).toContain('locked');
+    const storage = await page.evaluate(() => ({
+      local: JSON.stringify({ ...localStorage }),
+      session: JSON.stringify({ ...sessionStorage }),
+    }));
+    expect(storage.local).not.toContain('secret');
+    expect(storage.local).not.toContain(BASIC);
+    expect(storage.local).not.toContain('admin');
+    expect(storage.session).toContain('admin');
+    // A new browser session (a new context: new tab group, fresh storage) is not authorized.
+    const other = await browser.newContext();
+    try {
+      const fresh = await other.newPage();
+      await fresh.goto(explorer.url);
+      await fresh.locator('.scheme-container button.authorize').waitFor({ timeout: 15_000 });
+      expect(await fresh.locator('.scheme-container button.authorize').getAttribute('class')).toContain('unlocked');
+    } finally {
+      await other.close();
+    }
   });
 
-  it('tries POST /images/list (central) and shows the status, the response body and curl', async () => {
-    await tryOperation('images_list', { method: 'POST', path: '/images/list', api: 'central', basePath: '/api/svc/v3', body: 'entities', screenshotTo: screenshot });
+  for (const c of CASES) {
+    it(`${c.api}: opens ${c.operationId} by deep link, executes it against the mock, shows status, body, curl and samples`, async () => {
+      await page.goto(`${explorer.url}?api=${c.api}#/${encodeURIComponent(c.tag)}/${c.operationId}`);
+      await expect.poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain(c.title);
+      const op = opLocator(c.operationId);
+      // The deep link opened the operation.
+      await op.locator('.opblock-body').waitFor({ timeout: 15_000 });
+      expect(await op.getAttribute('class')).toContain('is-open');
+      // Authorized from this session's storage, no dialog needed after the reload.
+      await expect.poll(() => page.locator('.scheme-container button.authorize').getAttribute('class'), { timeout: 15_000 }).toContain('locked');
+
+      await execute(op);
+      const live = op.locator('.live-responses-table');
+      const row = live.locator('tr.response');
+      await expect.poll(() => row.locator('.response-col_status').first().innerText(), { timeout: 30_000 }).toBe('200');
+      expect(await row.locator('.response-col_description pre').first().innerText()).toContain(c.body);
+      const requestUrl = await op.locator('.request-url pre').first().innerText();
+      expect(requestUrl).toContain(`${explorer.url}mock/${c.api}${c.basePath}${c.path}`);
+      // Swagger UI's curl: -u with the user only (curl asks for the password), never the secret.
+      const curl = await op.locator('.request-snippets .curl').first().innerText();
+      expect(curl).toContain(`curl -u 'admin' -X '${c.method}'`);
+      expect(curl).toContain(`${c.basePath}${c.path}`);
+      expect(curl).not.toContain(BASIC);
+      expect(curl).not.toContain('secret');
+
+      // The build-time x-codeSamples: curl for the real endpoint and the @svc/client call.
+      const samples = op.locator('.svc-code-samples');
+      const sample = samples.locator('pre.svc-code-sample');
+      const shell = await sample.innerText();
+      expect(shell).toContain('curl -k -u "$SVC_USER:$SVC_PASSWORD"');
+      expect(shell).toContain(`-X ${c.method} "https://$SVC_HOST:9440${c.basePath}${c.path}`);
+      if (c.json) expect(shell).toContain('--data-raw');
+      await samples.getByRole('tab', { name: /@svc\/client/ }).click();
+      const ts = await sample.innerText();
+      expect(ts).toContain(`import { ${c.factory} } from '@svc/client';`);
+      expect(ts).toContain(`await client.${c.method}('${c.path}'`);
+
+      if (c.api === 'central') {
+        mkdirSync(dirname(screenshot), { recursive: true });
+        await samples.getByRole('tab', { name: /curl/ }).click();
+        const bottom = await live.evaluate((el) => Math.ceil(el.getBoundingClientRect().bottom + window.scrollY) + 16);
+        await page.screenshot({ path: screenshot, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: bottom } });
+      }
+      expect(pageErrors).toEqual([]);
+    });
+  }
+
+  it('switching API in the top bar updates the link; an opened operation survives a reload', async () => {
+    await page.goto(explorer.url);
+    await page.locator('.topbar select').selectOption({ label: 'object store API (v3)' });
+    await expect.poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain('svc object store API');
+    await expect.poll(() => new URL(page.url()).searchParams.get('api')).toBe('objects');
+    const op = opLocator('objectstores_get');
+    await op.locator('.opblock-summary').first().click();
+    await expect.poll(() => decodeURIComponent(new URL(page.url()).hash)).toMatch(/\/objectstores_get$/);
+    await page.reload();
+    await expect.poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain('svc object store API');
+    await opLocator('objectstores_get').locator('.opblock-body').waitFor({ timeout: 15_000 });
+    expect(pageErrors).toEqual([]);
   });
 
-  it('switches to the element API and tries GET /v2.0/storage_containers', async () => {
-    await selectApi('element API (v0.8 and v2.0)', 'svc element API');
-    await authorize();
-    await tryOperation('storage_containers_list_v2_0', { method: 'GET', path: '/v2.0/storage_containers', api: 'element', basePath: '/api/svc', body: 'storage_container_uuid' });
+  it('filters operations by words of their path, method, operationId or summary', async () => {
+    await page.goto(`${explorer.url}?api=element`);
+    const filter = page.locator('input.operation-filter-input');
+    await filter.waitFor({ timeout: 15_000 });
+    await opLocator('images_upload_v0_8').waitFor({ timeout: 15_000 });
+    const total = await page.locator('.opblock').count();
+    await filter.fill('upload');
+    await expect.poll(() => page.locator('.opblock').count()).toBe(1);
+    expect(await opLocator('images_upload_v0_8').count()).toBe(1);
+    await filter.fill('get v2.0');
+    await expect.poll(async () => (await page.locator('.opblock .opblock-summary-method').allInnerTexts()).every((m) => m === 'GET')).toBe(true);
+    const paths = await page.locator('.opblock .opblock-summary-path').allInnerTexts();
+    expect(paths.length).toBeGreaterThan(1);
+    for (const p of paths) expect(p).toContain('/v2.0/');
+    await filter.fill('');
+    await expect.poll(() => page.locator('.opblock').count()).toBe(total);
   });
 
-  it('switches to the object store API and tries POST /groups', async () => {
-    await selectApi('object store API (v3)', 'svc object store API');
-    await authorize();
-    await tryOperation('groups_list', { method: 'POST', path: '/groups', api: 'objects', basePath: '/oss/api/svc/v3', body: 'group_results' });
+  it('calls a real endpoint (self-signed HTTPS) through the explorer, with -k after ticking self-signed', async () => {
+    realHost.received.length = 0;
+    await page.goto(`${explorer.url}?api=central#/Images/images_list`);
+    const op = opLocator('images_list');
+    await op.locator('.opblock-body').waitFor({ timeout: 15_000 });
+    await useRealHost();
+    const selfSignedBox = page.locator('.svc-self-signed input[type=checkbox]');
+    await selfSignedBox.uncheck();
+
+    // Not ticked: the certificate is checked and refused, with a reason the user can act on.
+    await execute(op);
+    const status = op.locator('.live-responses-table tr.response .response-col_status').first();
+    await expect.poll(() => status.innerText(), { timeout: 30_000 }).toBe('502');
+    expect(await op.locator('.live-responses-table .response-col_description pre').first().innerText()).toContain('Self-signed certificate');
+    expect(realHost.received).toHaveLength(0);
+
+    await selfSignedBox.check();
+    await execute(op);
+    await expect.poll(() => status.innerText(), { timeout: 30_000 }).toBe('200');
+    expect(await op.locator('.live-responses-table .response-col_description pre').first().innerText()).toContain('real-host');
+    expect(realHost.received).toHaveLength(1);
+    const [got] = realHost.received;
+    expect(got.method).toBe('POST');
+    expect(got.url).toBe('/api/svc/v3/images/list');
+    expect(got.headers.authorization).toBe(`Basic ${BASIC}`);
+    expect(got.headers['x-svc-explorer-forward']).toBeUndefined();
+    expect(JSON.parse(got.body.toString())).toMatchObject({ kind: 'image' });
+    const realUrl = `https://127.0.0.1:${realHost.port}/api/svc/v3/images/list`;
+    expect(await op.locator('.request-url pre').first().innerText()).toBe(realUrl);
+    const curl = await op.locator('.request-snippets .curl').first().innerText();
+    expect(curl).toContain(`curl -k -u 'admin' -X 'POST'`);
+    expect(curl).toContain(realUrl);
+    await selfSignedBox.uncheck();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('uploads a file with the v0.8 upload: bytes as application/octet-stream with the container header', async () => {
+    realHost.received.length = 0;
+    await page.goto(`${explorer.url}?api=element#/${encodeURIComponent('Image upload (v0.8)')}/images_upload_v0_8`);
+    const op = opLocator('images_upload_v0_8');
+    await op.locator('.opblock-body').waitFor({ timeout: 15_000 });
+    await useRealHost();
+    await page.locator('.svc-self-signed input[type=checkbox]').check();
+    const imageUuid = '5c1a7d3e-9b2f-4e6a-8d41-2f0c7b9e3a15';
+    const container = '66316fa9-e2d1-4ed8-a38b-39ac982db28f';
+    const bytes = randomBytes(4096); // not text: NULs and bytes that are not UTF-8
+    await op.locator('tr[data-param-name="uuid"] input').fill(imageUuid);
+    await op.locator('tr[data-param-name="X-Svc-Destination-Container"] input').fill(container);
+    await ensureAuthorized();
+    await op.locator('input[type=file]').setInputFiles({ name: 'tiny.qcow2', mimeType: 'application/octet-stream', buffer: bytes });
+    await execute(op);
+    await expect.poll(() => op.locator('.live-responses-table tr.response .response-col_status').first().innerText(), { timeout: 30_000 }).toBe('200');
+    expect(realHost.received).toHaveLength(1);
+    const [got] = realHost.received;
+    expect(got.method).toBe('PUT');
+    expect(got.url).toBe(`/api/svc/v0.8/images/${imageUuid}/upload`);
+    expect(got.headers['content-type']).toMatch(/^application\/octet-stream/);
+    expect(got.headers['x-svc-destination-container']).toBe(container);
+    expect(got.headers.authorization).toBe(`Basic ${BASIC}`);
+    expect(Buffer.compare(got.body, bytes)).toBe(0);
+    const curl = await op.locator('.request-snippets .curl').first().innerText();
+    expect(curl).toContain("--data-binary '@tiny.qcow2'");
+    await page.locator('.svc-self-signed input[type=checkbox]').uncheck();
+    expect(pageErrors).toEqual([]);
   });
 });
 
-/** Picks an API in the top-bar selector and waits for its title. */
-async function selectApi(label, title) {
-  await page.locator('.topbar select').selectOption({ label });
-  await expect.poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain(title);
+/** The operation block of an operationId (the tag part of the id varies). */
+function opLocator(operationId) {
+  return page.locator(`.opblock[id^="operations-"][id$="-${operationId}"]`);
+}
+
+/** Clicks Execute (opening "Try it out" first if needed) on an open operation. */
+async function execute(op) {
+  // tryItOutEnabled: the form is open already; "Try it out" would reset what the test entered.
+  if ((await op.locator('button.execute').count()) === 0) await op.locator('button.try-out__btn').first().click();
+  await op.locator('button.execute').click();
+}
+
+/** Picks the first real server of the spec and points it at the local HTTPS "real host". */
+async function useRealHost() {
+  const select = page.locator('.servers select');
+  const values = await select.locator('option').evaluateAll((els) => els.map((el) => el.value));
+  await select.selectOption(values.find((v) => v.startsWith('https://')));
+  await page.locator('input[data-variable="host"]').fill('127.0.0.1');
+  await page.locator('input[data-variable="port"]').fill(String(realHost.port));
+}
+
+/** Authorizes unless this session already is (the same credentials are then restored). */
+async function ensureAuthorized() {
+  const button = page.locator('.scheme-container button.authorize');
+  if (!(await button.getAttribute('class')).includes(' locked')) await authorize();
 }
 
 /** Authorize dialog: basic auth as admin / secret (any credentials work against the mock). */
@@ -116,45 +331,10 @@ async function authorize() {
   await page.locator('.scheme-container button.authorize').click();
   const modal = page.locator('.modal-ux');
   await modal.waitFor();
-  const user = modal.locator('input[type="text"]').first();
-  if (await user.count()) {
-    await user.fill('admin');
-    await modal.locator('input[type="password"]').first().fill('secret');
-    await modal.locator('button.modal-btn.auth.authorize').click();
-  }
+  await modal.locator('input[type="text"]').first().fill('admin');
+  await modal.locator('input[type="password"]').first().fill('secret');
+  await modal.locator('button.modal-btn.auth.authorize').click();
   await expect.poll(() => modal.locator('button.modal-btn.auth').first().innerText(), { timeout: 15_000 }).toMatch(/Logout/i);
   await modal.locator('button.btn-done, button.close-modal').first().click();
   await modal.waitFor({ state: 'detached' });
-}
-
-/** Opens an operation by operationId, executes it against the mock and checks status, body, URL and curl. */
-async function tryOperation(operationId, { method, path, api, basePath, body, status = '200', screenshotTo }) {
-  const op = page.locator(`[id^="operations-"][id$="-${operationId}"]`);
-  await op.waitFor({ timeout: 15_000 });
-  await op.locator('.opblock-summary').first().click();
-  await op.locator('.opblock-body').waitFor();
-  const tryOut = op.locator('button.try-out__btn:not(.cancel)');
-  if (await tryOut.count()) await tryOut.click();
-  await op.locator('button.execute').click();
-
-  const live = op.locator('.live-responses-table');
-  await live.waitFor({ timeout: 30_000 });
-  const row = live.locator('tr.response');
-  await expect.poll(() => row.locator('.response-col_status').first().innerText(), { timeout: 15_000 }).toBe(status);
-  expect(await row.locator('.response-col_description pre').first().innerText()).toContain(body);
-
-  const curl = await op.locator('.curl-command .curl, .request-snippets .curl').first().innerText();
-  expect(curl).toContain(`curl -X '${method}'`);
-  expect(curl).toContain(`${basePath}${path}`);
-  expect(curl).toMatch(/Authorization: Basic YWRtaW46c2VjcmV0/);
-  const requestUrl = await op.locator('.request-url pre, .request-url').first().innerText();
-  expect(requestUrl).toContain(`${explorer.url}mock/${api}${basePath}${path}`);
-
-  if (screenshotTo) {
-    mkdirSync(dirname(screenshotTo), { recursive: true });
-    // From the top of the page (APIs, servers, Authorize, tags) down to the live response.
-    const bottom = await live.evaluate((el) => Math.ceil(el.getBoundingClientRect().bottom + window.scrollY) + 16);
-    await page.screenshot({ path: screenshotTo, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: bottom } });
-  }
-  expect(pageErrors).toEqual([]);
 }

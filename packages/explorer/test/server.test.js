@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from '../scripts/build.mjs';
-import { basePathOf, startExplorer, withMockServer } from '../src/index.js';
+import { basePathOf, FORWARD_HEADER, SERVER_INFO_PATH, startExplorer, withMockServer } from '../src/index.js';
 
 const auth = `Basic ${Buffer.from('admin:secret').toString('base64')}`;
 
@@ -69,12 +69,38 @@ describe('build', () => {
       'tryItOutEnabled: true',
       'requestSnippetsEnabled: true',
       'displayRequestDuration: true',
+      'showMutatedRequest: false',
       'validatorUrl: null',
     ]) expect(js).toContain(option);
+    expect(js).not.toContain('localStorage.setItem');
+    expect(js).toContain('"api": "central"');
     expect(js).toContain('"url": "./specs/central.json"');
     expect(js).toContain('"name": "central API (v3)"');
     const spec = JSON.parse(readFileSync(join(dir, 'specs', 'central.json'), 'utf8'));
     expect(spec.openapi).toMatch(/^3\.1/);
+    // A plain static server serves this copy: no forwarder behind it.
+    expect(JSON.parse(readFileSync(join(dir, 'explorer-server.json'), 'utf8'))).toMatchObject({ forward: false });
+  });
+
+  it('adds curl and @svc/client samples to every operation of every API', () => {
+    for (const api of ['central', 'element', 'objects']) {
+      const spec = JSON.parse(readFileSync(join(dir, 'specs', `${api}.json`), 'utf8'));
+      let operations = 0;
+      for (const [path, item] of Object.entries(spec.paths)) {
+        for (const method of ['get', 'put', 'post', 'delete', 'patch']) {
+          if (!item[method]) continue;
+          operations++;
+          const labels = item[method]['x-codeSamples']?.map((s) => s.label);
+          expect(labels, `${api} ${method} ${path}`).toEqual(['curl', '@svc/client']);
+        }
+        // Path-level parameters are inlined (Swagger UI shows a bare $ref as a nameless "any").
+        for (const parameter of item.parameters ?? []) {
+          expect(parameter.$ref, `${api} ${path}`).toBeUndefined();
+          expect(parameter.schema?.$ref, `${api} ${path}`).toBeUndefined();
+        }
+      }
+      expect(operations, api).toBeGreaterThan(3);
+    }
   });
 
   it('lists every API in the top-bar selector', async () => {
@@ -201,7 +227,7 @@ describe('mock proxy', () => {
     const res = await fetch(`${explorer.url}mock/central/api/svc/v3/deny`);
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBeNull();
-    expect(res.headers.get('x-mock-www-authenticate')).toBe('Basic realm="test"');
+    expect(res.headers.get('x-upstream-www-authenticate')).toBe('Basic realm="test"');
     expect(await res.text()).toBe('no');
   });
 
@@ -238,5 +264,74 @@ describe('startExplorer errors', () => {
   it('listens on 127.0.0.1 by default', () => {
     expect(new URL(explorer.url).hostname).toBe('127.0.0.1');
     expect(explorer.port).toBe(Number(new URL(explorer.url).port));
+  });
+});
+
+describe('forwarder to real endpoints', () => {
+  it('says what it offers at /explorer-server.json', async () => {
+    const info = await (await fetch(`${explorer.url}${SERVER_INFO_PATH.slice(1)}`)).json();
+    expect(info).toEqual({ server: 'startExplorer', forward: true, insecureTls: false, mocks: ['central'] });
+    const off = await startExplorer({ dir, forward: false });
+    try {
+      expect((await (await fetch(`${off.url}${SERVER_INFO_PATH.slice(1)}`)).json()).forward).toBe(false);
+      // Without the forwarder, /forward/ is just a missing file.
+      const res = await fetch(`${off.url}forward/http/127.0.0.1:1/x`, { headers: { [FORWARD_HEADER]: 'verify' } });
+      expect(res.status).toBe(404);
+      await res.arrayBuffer();
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('sends the request to the named host and port, without the browser-only headers', async () => {
+    upstream.received.length = 0;
+    const { port } = new URL(upstream.url);
+    const res = await fetch(`${explorer.url}forward/http/127.0.0.1:${port}/api/svc/v3/images/list?x=1`, {
+      method: 'POST',
+      headers: { [FORWARD_HEADER]: 'verify', authorization: auth, cookie: 'session=1', 'content-type': 'application/json' },
+      body: '{"kind":"image"}',
+    });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ entities: [] });
+    const [got] = upstream.received;
+    expect(`${got.method} ${got.url}`).toBe('POST /api/svc/v3/images/list?x=1');
+    expect(got.headers.authorization).toBe(auth);
+    expect(got.headers.cookie).toBeUndefined();
+    expect(got.headers[FORWARD_HEADER]).toBeUndefined();
+    expect(got.headers.host).toBe(`127.0.0.1:${port}`);
+    expect(got.body).toBe('{"kind":"image"}');
+  });
+
+  it('refuses requests that do not come from the page, bad hosts and other Host headers', async () => {
+    const { port } = new URL(upstream.url);
+    const noHeader = await fetch(`${explorer.url}forward/http/127.0.0.1:${port}/x`);
+    expect(noHeader.status).toBe(400);
+    expect(await noHeader.text()).toContain(FORWARD_HEADER);
+    for (const bad of ['user@127.0.0.1', 'exa%6dple.com', 'a_b..c']) {
+      const res = await fetch(`${explorer.url}forward/http/${bad}/x`, { headers: { [FORWARD_HEADER]: 'verify' } });
+      expect(res.status, bad).toBe(400);
+      expect(await res.text()).toMatch(/not a host name/);
+    }
+    const shape = await fetch(`${explorer.url}forward/gopher/h/x`, { headers: { [FORWARD_HEADER]: 'verify' } });
+    expect(shape.status).toBe(400);
+    await shape.arrayBuffer();
+    // DNS rebinding: a page of another name that resolves to 127.0.0.1 cannot use the proxies.
+    const { request } = await import('node:http');
+    const status = await new Promise((resolve, reject) => {
+      request(`${explorer.url}forward/http/127.0.0.1:${port}/x`, { headers: { host: 'evil.example:80', [FORWARD_HEADER]: 'verify' } }, (r) => {
+        r.resume();
+        resolve(r.statusCode);
+      }).on('error', reject).end();
+    });
+    expect(status).toBe(403);
+  });
+
+  it('answers 502 with the reason when the endpoint does not answer', async () => {
+    const dead = await startFakeUpstream();
+    const { port } = new URL(dead.url);
+    await dead.close();
+    const res = await fetch(`${explorer.url}forward/http/127.0.0.1:${port}/x`, { headers: { [FORWARD_HEADER]: 'verify' } });
+    expect(res.status).toBe(502);
+    expect(await res.text()).toMatch(/did not answer.*ECONNREFUSED/);
   });
 });
