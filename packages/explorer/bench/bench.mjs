@@ -123,7 +123,7 @@ try {
     }
   }
   const row = (label, a, b, unit = '') => {
-    const ratio = typeof Number(a) === 'number' && Number(b) > 0 && !Number.isNaN(Number(a)) ? `${(Number(a) / Number(b)).toFixed(2)}x` : '-';
+    const ratio = Number.isFinite(Number(a)) && Number(b) > 0 ? `${(Number(a) / Number(b)).toFixed(2)}x` : '-';
     console.log(`${label.padEnd(34)} ${`${a}${unit}`.padStart(14)} ${`${b}${unit}`.padStart(16)} ${ratio.padStart(8)}`);
   };
   const fmt = (xs) => Math.round(median(xs));

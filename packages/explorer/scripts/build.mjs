@@ -89,6 +89,7 @@ function indexHtml(title) {
 const EXPLORER_CSS = `html { box-sizing: border-box; overflow-y: scroll; }
 *, *::before, *::after { box-sizing: inherit; }
 body { margin: 0; background: #fafafa; }
+.svc-notice { margin: 0; padding: 8px 20px; background: #fff3cd; color: #664d03; font-family: sans-serif; font-size: 14px; }
 .svc-self-signed { display: inline-block; margin: 8px 0 0; font-family: sans-serif; font-size: 13px; color: #3b4151; }
 .svc-code-samples { padding: 0 20px 10px; }
 .svc-code-samples .opblock-section-header { margin: 0 -20px 10px; }
@@ -167,12 +168,21 @@ export async function build({ outDir = defaultOutDir, apis } = {}) {
   mkdirSync(join(outDir, 'specs'), { recursive: true });
   for (const file of SWAGGER_UI_ASSETS) copyFileSync(join(swaggerDir, file), join(outDir, file));
 
+  const forDisk = {};
   const result = documents.map(({ name, document }) => {
     const spec = `specs/${name}.json`;
     // The curl and @svc/client samples are made here from the bundle, so they follow the spec.
-    writeFileSync(join(outDir, spec), `${JSON.stringify(withCodeSamples(name, withInlinePathParameters(document)), null, 2)}\n`);
+    const explorerCopy = withCodeSamples(name, withInlinePathParameters(document));
+    forDisk[name] = explorerCopy;
+    writeFileSync(join(outDir, spec), `${JSON.stringify(explorerCopy, null, 2)}\n`);
     return { name, displayName: displayName(name, document), spec };
   });
+  // For the page opened from disk (file:), where fetch() of the JSON files is refused; the page
+  // loads it only then. `<` is escaped so that no text of a spec can end the script.
+  writeFileSync(
+    join(outDir, 'specs', 'specs.js'),
+    `window.SVC_EXPLORER_SPECS = ${JSON.stringify(forDisk).replace(/</g, '\\u003c')};\n`,
+  );
   const entries = result.map(({ name, spec, displayName: n }) => ({ api: name, name: n, url: `./${spec}` }));
   writeFileSync(join(outDir, 'index.html'), indexHtml('svc API explorer'));
   writeFileSync(join(outDir, 'explorer.css'), EXPLORER_CSS);

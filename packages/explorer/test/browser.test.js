@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { chromium } from 'playwright-core';
 import selfsigned from 'selfsigned';
@@ -212,6 +212,34 @@ describe('API explorer in Chromium', () => {
     await expect.poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain('svc object store API');
     await opLocator('objectstores_get').locator('.opblock-body').waitFor({ timeout: 15_000 });
     expect(pageErrors).toEqual([]);
+  });
+
+  it('works opened from disk (file:, as a downloaded CI artifact): specs, selector, deep link', async () => {
+    const disk = await browser.newContext();
+    try {
+      const local = await disk.newPage();
+      const errors = [];
+      local.on('pageerror', (error) => errors.push(error.message));
+      await local.goto(`${pathToFileURL(join(dir, 'index.html')).href}?api=element#/${encodeURIComponent('Image upload (v0.8)')}/images_upload_v0_8`);
+      await expect.poll(() => local.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain('svc element API');
+      const op = local.locator('.opblock[id$="-images_upload_v0_8"]');
+      await op.locator('.svc-code-samples').waitFor({ timeout: 15_000 });
+      await local.locator('.topbar select').selectOption({ label: 'object store API (v3)' });
+      await expect.poll(() => local.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain('svc object store API');
+      expect(new URL(local.url()).searchParams.get('api')).toBe('objects');
+      expect(errors).toEqual([]);
+    } finally {
+      await disk.close();
+    }
+  });
+
+  it('names an unknown API of a link and shows the first one instead', async () => {
+    await page.goto(`${explorer.url}?api=nosuch#/Images/images_list`);
+    const notice = page.locator('.svc-notice');
+    await notice.waitFor({ timeout: 15_000 });
+    expect(await notice.innerText()).toBe('Unknown API "nosuch" in the link (?api=); showing "central". Known: central, element, objects.');
+    await expect.poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain('svc central API (v3)');
+    await expect.poll(() => new URL(page.url()).searchParams.get('api')).toBe('central');
   });
 
   it('filters operations by words of their path, method, operationId or summary', async () => {

@@ -13,9 +13,10 @@
   // ---- Which API: ?api=<name> in the URL, so that a deep link names the API and the operation.
   var apiParam = new URLSearchParams(location.search).get('api');
   var initial = config.apis.find(function (a) { return a.api === apiParam; }) || config.apis[0];
-  if (apiParam && initial.api !== apiParam) {
-    console.warn('svc explorer: unknown ?api=' + apiParam + '; known: ' + config.apis.map(function (a) { return a.api; }).join(', '));
-  }
+  var unknownApi = apiParam && initial.api !== apiParam
+    ? 'Unknown API "' + apiParam + '" in the link (?api=); showing "' + initial.api + '". Known: ' +
+      config.apis.map(function (a) { return a.api; }).join(', ') + '.'
+    : null;
 
   function absolute(url) {
     try { return new URL(url, location.href).href; } catch (e) { return String(url); }
@@ -64,9 +65,12 @@
 
   // What the serving process offers: startExplorer answers { forward: true }; the build's static
   // copy says false, and a page opened from disk cannot fetch it.
-  var serverInfo = fetch('/explorer-server.json', { cache: 'no-store' })
-    .then(function (r) { return r.ok ? r.json() : { forward: false }; })
-    .catch(function () { return { forward: false }; });
+  var fromDisk = location.protocol === 'file:';
+  var serverInfo = fromDisk
+    ? Promise.resolve({ forward: false })
+    : fetch('/explorer-server.json', { cache: 'no-store' })
+      .then(function (r) { return r.ok ? r.json() : { forward: false }; })
+      .catch(function () { return { forward: false }; });
 
   /**
    * Requests to another origin (a real endpoint) go through the explorer server's /forward/
@@ -237,9 +241,35 @@
     };
   }
 
+  /**
+   * Opened from disk (a downloaded CI artifact), the browser refuses fetch() of file: URLs: the
+   * specs then come from specs/specs.js (a script, which file: pages may load) as blob: URLs.
+   */
+  function specUrls(done) {
+    var plain = config.apis.map(function (a) { return { url: a.url, name: a.name }; });
+    if (!fromDisk) return done(plain);
+    var script = document.createElement('script');
+    script.src = './specs/specs.js';
+    script.onload = function () {
+      var specs = window.SVC_EXPLORER_SPECS || {};
+      done(config.apis.map(function (a) {
+        var spec = specs[a.api];
+        if (!spec) return { url: a.url, name: a.name };
+        var blobUrl = URL.createObjectURL(new Blob([JSON.stringify(spec)], { type: 'application/json' }));
+        config.apis.forEach(function (entry) { if (entry.api === a.api) entry.url = blobUrl; });
+        return { url: blobUrl, name: a.name };
+      }));
+    };
+    script.onerror = function () { done(plain); };
+    document.head.appendChild(script);
+  }
+
+  specUrls(function (urls) { start(urls); });
+
+  function start(urls) {
   window.ui = SwaggerUIBundle({
     dom_id: '#swagger-ui',
-    urls: config.apis.map(function (a) { return { url: a.url, name: a.name }; }),
+    urls: urls,
     'urls.primaryName': initial.name,
     presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
     plugins: [SwaggerUIBundle.plugins.DownloadUrl, ExplorerPlugin],
@@ -261,10 +291,18 @@
     // No request to the public validator at validator.swagger.io.
     validatorUrl: null,
     onComplete: function () {
+      if (unknownApi) {
+        var notice = document.createElement('p');
+        notice.className = 'svc-notice';
+        notice.setAttribute('role', 'alert');
+        notice.textContent = unknownApi;
+        document.getElementById('swagger-ui').prepend(notice);
+      }
       // A link pasted into the address bar of an open page changes only the fragment: open it too.
       window.addEventListener('hashchange', function () { window.ui.layoutActions.parseDeepLinkHash(location.hash); });
       var filter = document.querySelector('.operation-filter-input');
       if (filter) filter.setAttribute('placeholder', 'Filter by tag, method, path, operationId or summary');
     },
   });
+  }
 })();
