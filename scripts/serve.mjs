@@ -1,8 +1,10 @@
 // Serves what `npm run build` made: one Prism mock per bundled API and the API explorer in
-// front of them, all on 127.0.0.1. Prints both URLs and runs until Ctrl-C.
-//   npm run serve -- [--port 8080] [--mock-port 4010]
+// front of them, all on 127.0.0.1. Prints both URLs and runs until Ctrl-C. The explorer also
+// forwards "Try it out" requests to real endpoints (no CORS needed); --ca adds CA certificates
+// (PEM file) to trust for them beside Node's own.
+//   npm run serve -- [--port 8080] [--mock-port 4010] [--ca corp-ca.pem]
 import { parseArgs } from 'node:util';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMock } from '@svc/mock';
 import { startExplorer } from '@svc/explorer';
@@ -12,8 +14,23 @@ const { values } = parseArgs({
   options: {
     port: { type: 'string', default: process.env.EXPLORER_PORT ?? '8080' },
     'mock-port': { type: 'string', default: process.env.MOCK_PORT ?? '4010' },
+    ca: { type: 'string' },
   },
 });
+
+let ca;
+if (values.ca !== undefined) {
+  try {
+    ca = readFileSync(values.ca, 'utf8');
+  } catch (error) {
+    console.error(`--ca must name a readable PEM file; ${values.ca}: ${error.message}`);
+    process.exit(2);
+  }
+  if (!ca.includes('-----BEGIN CERTIFICATE-----')) {
+    console.error(`--ca must name a PEM file with at least one certificate; ${values.ca} has none`);
+    process.exit(2);
+  }
+}
 
 /** A port number from an option, or exit with a message naming the option. */
 function portOption(name, value) {
@@ -53,12 +70,14 @@ for (const api of apis()) {
   running.push(mock);
   mocks[api.name] = mock.url;
 }
-const explorer = await onPortOrFree((p) => startExplorer({ dir: explorerDir, port: p, mocks }), explorerPort);
+const explorer = await onPortOrFree((p) => startExplorer({ dir: explorerDir, port: p, mocks, ca }), explorerPort);
 running.push(explorer);
 
 console.log('');
 for (const [name, url] of Object.entries(mocks)) console.log(`mock      ${name.padEnd(8)} ${url}   (Prism; any user and password)`);
 console.log(`explorer           ${explorer.url.replace(/\/?$/, "/")}`);
+console.log('\nReal endpoints: pick the https server in the explorer, set host and port; requests go through');
+console.log('the explorer (tick "Self-signed certificate" for an endpoint with its own certificate).');
 console.log('\nCtrl-C stops them.');
 
 let stopping = false;
