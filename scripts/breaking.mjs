@@ -5,6 +5,9 @@
 //
 // --base (or BREAKING_BASE): the branch to compare with, default origin/main, else main.
 // --repo: the repository to check (default: this one).
+// --if-history: when the clone cannot give a base (shallow, no such branch), print NOT CHECKED and
+//   exit 0 instead of 2. For CI machines whose checkout depth we do not control; breaking changes
+//   found still exit 1.
 // Exit 0: nothing breaks (or a printed skip on the first commit); 1: breaking changes; 2: error.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -39,13 +42,20 @@ function bundleAll(dir, out) {
 function main() {
   let args;
   try {
-    args = parseArgs({ options: { base: { type: 'string' }, repo: { type: 'string' } } }).values;
+    args = parseArgs({ options: { base: { type: 'string' }, repo: { type: 'string' }, 'if-history': { type: 'boolean' } } }).values;
   } catch (e) {
-    console.error(`breaking: ${e.message}. Usage: node scripts/breaking.mjs [--base <ref>] [--repo <dir>]`);
+    console.error(`breaking: ${e.message}. Usage: node scripts/breaking.mjs [--base <ref>] [--repo <dir>] [--if-history]`);
     return 2;
   }
   const repo = resolve(args.repo ?? thisRoot);
-  const base = resolveBase({ cwd: repo, ref: args.base ?? (process.env.BREAKING_BASE || undefined) });
+  let base;
+  try {
+    base = resolveBase({ cwd: repo, ref: args.base ?? (process.env.BREAKING_BASE || undefined) });
+  } catch (e) {
+    if (!args['if-history']) throw e;
+    console.log(`breaking: NOT CHECKED (--if-history): ${e.message.replace(/^breaking: /, '')}`);
+    return 0;
+  }
   if (base.skip) {
     console.log(`breaking: SKIPPED, ${base.why}`);
     return 0;

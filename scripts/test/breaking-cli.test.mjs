@@ -126,4 +126,20 @@ describe('node scripts/breaking.mjs', () => {
     expect(err.code).toBe(2);
     expect(err.out).toMatch(/not a git repository/);
   }, 60_000);
+
+  it('--if-history turns a missing base into NOT CHECKED, yet still fails a breaking change', () => {
+    const dir = repo();
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'second');
+    const clone = tempDir();
+    git(clone, 'clone', '-q', '--depth', '1', `file://${dir}`, 'c');
+    const shallow = run(join(clone, 'c'), '--if-history');
+    expect(shallow.code, shallow.out).toBe(0);
+    expect(shallow.out).toMatch(/NOT CHECKED \(--if-history\): .*shallow/);
+    expect(run(join(clone, 'c')).code).toBe(2);
+
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    writeFileSync(join(dir, 'spec', 'a', 'openapi.yaml'), stringify(spec({ state: { type: 'string' } })));
+    git(dir, 'commit', '-q', '-am', 'drop size');
+    expect(run(dir, '--if-history').code).toBe(1);
+  }, 60_000);
 });
