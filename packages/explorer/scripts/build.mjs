@@ -90,7 +90,8 @@ const EXPLORER_CSS = `html { box-sizing: border-box; overflow-y: scroll; }
 *, *::before, *::after { box-sizing: inherit; }
 body { margin: 0; background: #fafafa; }
 .svc-notice { margin: 0; padding: 8px 20px; background: #fff3cd; color: #664d03; font-family: sans-serif; font-size: 14px; }
-.svc-self-signed { display: inline-block; margin: 8px 0 0; font-family: sans-serif; font-size: 13px; color: #3b4151; }
+.swagger-ui .scheme-container .schemes > .schemes-server-container > label.svc-self-signed { display: flex; flex-direction: row; align-items: center; gap: 6px; align-self: flex-end; margin: 0 0 12px 24px; font-family: sans-serif; font-size: 13px; font-weight: normal; color: #3b4151; white-space: nowrap; }
+.swagger-ui label.svc-self-signed input[type=checkbox] { margin: 0; width: auto; }
 .svc-code-samples { padding: 0 20px 10px; }
 .svc-code-samples .opblock-section-header { margin: 0 -20px 10px; }
 .svc-code-samples-tabs { display: flex; gap: 6px; align-items: center; margin-bottom: 6px; }
