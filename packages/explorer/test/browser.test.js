@@ -327,6 +327,24 @@ describe('API explorer in Chromium', () => {
   });
 });
 
+describe('Logout', () => {
+  it('forgets the credentials of the session', async () => {
+    await page.goto(`${explorer.url}?api=central`);
+    const button = page.locator('.scheme-container button.authorize');
+    await button.waitFor({ timeout: 15_000 });
+    await ensureAuthorized();
+    await button.click();
+    const modal = page.locator('.modal-ux');
+    await modal.locator('button.modal-btn.auth', { hasText: /Logout/i }).first().click();
+    await modal.locator('button.btn-done, button.close-modal').first().click();
+    expect(await page.evaluate(() => JSON.stringify({ ...sessionStorage }))).not.toContain('admin');
+    await page.reload();
+    await button.waitFor({ timeout: 15_000 });
+    await page.locator('.opblock').first().waitFor({ timeout: 15_000 });
+    expect(await button.getAttribute('class')).toContain('unlocked');
+  });
+});
+
 /** The operation block of an operationId (the tag part of the id varies). */
 function opLocator(operationId) {
   return page.locator(`.opblock[id^="operations-"][id$="-${operationId}"]`);
