@@ -5,7 +5,8 @@ import type { components as objectsComponents, operations as objectsOperations, 
 import type { ApiName } from './generated/operations.js';
 import { isBinaryBody } from './binary.js';
 import { basicAuth, checkOptions, type ClientOptions } from './options.js';
-import { createTransport, tlsDispatcher } from './transport.js';
+import { createDispatcher, createTransport } from './transport.js';
+import { ClientRequest } from './request.js';
 import { InvalidArgumentError, WorkflowError } from './errors.js';
 import { checkUuid, isUuid, pollTask, toBody, unwrap, type TaskVerdict, type UploadSource, type WaitOptions } from './workflow.js';
 
@@ -38,25 +39,23 @@ const NAMES: Record<ApiName, string> = { central: 'CentralClient', element: 'Ele
 
 interface Core<Paths extends {}> {
   client: Client<Paths>;
-  /** The same client without the per-attempt timeout (uploads). */
+  /** The client for uploads, with a total time limit per upload when given (0: none). */
   uploads: (timeoutMs: number | undefined) => Client<Paths>;
 }
 
 function create<Paths extends {}>(api: ApiName, options: ClientOptions): Core<Paths> {
   const resolved = checkOptions(options, BASE_PATHS[api]);
-  const dispatcher = tlsDispatcher(resolved.tls);
+  const dispatcher = createDispatcher(resolved.tls, resolved.timeoutMs);
   const basePath = new URL(resolved.baseUrl).pathname.replace(/\/+$/, '');
-  const baseFetch = options.fetch ?? ((input: Request, init?: RequestInit) => fetch(input, init));
   const auth = basicAuth(options.username, options.password);
-  const make = (timeoutMs: number) => {
+  // signalTimeoutMs: an injected fetch may ignore the dispatcher, so it gets a timer; uploads get one only when asked.
+  const make = (signalTimeoutMs: number) => {
     const client = createClient<Paths>({
       baseUrl: resolved.baseUrl,
       bodySerializer,
       headers: { Accept: 'application/json' },
-      fetch: createTransport({ api, basePath, baseFetch, timeoutMs, retry: resolved.retry, signal: options.signal }),
-      ...(dispatcher ? { requestInitExt: { dispatcher } } : {}),
-      // Request bodies may be streams (uploads); Node's fetch needs half duplex for them.
-      ...({ duplex: 'half' } as {}),
+      fetch: createTransport({ api, basePath, dispatcher, injected: options.fetch, timeoutMs: resolved.timeoutMs, signalTimeoutMs, retry: resolved.retry, signal: options.signal }) as (input: Request) => Promise<Response>,
+      Request: ClientRequest as unknown as typeof Request,
     });
     client.use(auth, ...(options.middleware ?? []));
     // Printing a client shows where it points, never its credentials.
@@ -68,11 +67,12 @@ function create<Paths extends {}>(api: ApiName, options: ClientOptions): Core<Pa
     });
     return client;
   };
-  const client = make(resolved.timeoutMs);
+  const client = make(options.fetch ? resolved.timeoutMs : 0);
   const uploadClients = new Map<number, Client<Paths>>();
   return {
     client,
     uploads(timeoutMs = 0) {
+      if (!(typeof timeoutMs === 'number' && timeoutMs >= 0)) throw new InvalidArgumentError('timeoutMs', `must be a number of milliseconds; got ${JSON.stringify(timeoutMs)}`);
       let c = uploadClients.get(timeoutMs);
       if (!c) uploadClients.set(timeoutMs, (c = make(timeoutMs)));
       return c;
@@ -101,9 +101,9 @@ export interface PageOptions {
 /** Options of calls that wait for a task: the wait options plus `onProgress` with the v3 task. */
 export type CentralWaitOptions = WaitOptions<CentralSchemas['Task']>;
 
-/** Options of uploads: no per-call time limit unless given here. */
+/** Options of uploads. The client's `timeoutMs` bounds only the wait for the answer after the last byte. */
 export interface UploadOptions {
-  /** Time limit for sending the bytes and getting the answer, in milliseconds; default none. */
+  /** Total time limit for sending the bytes and getting the answer, in milliseconds; default none. */
   timeoutMs?: number;
   /** Aborts the upload. */
   signal?: AbortSignal;

@@ -17,9 +17,9 @@ export interface CommonClientOptions {
   /** Password for HTTP basic authentication. Never logged, never in errors or `toString()`. */
   password: string;
   /**
-   * Time limit of each attempt of each call, in milliseconds, from sending the request until the
-   * response headers arrive; default 30 000. Uploads use their own `timeoutMs` (default: none),
-   * because sending a large body takes longer than any sensible per-call limit.
+   * Time limit of each attempt of each call, in milliseconds, from the end of the request body
+   * until the response headers arrive (undici's `headersTimeout`, checked about every half second);
+   * default 30 000. Sending an upload's bytes is not counted; uploads take their own total limit.
    */
   timeoutMs?: number;
   /** Aborts every call of this client when it fires (calls reject with the signal's reason). */

@@ -1,9 +1,13 @@
 // The fetch every client calls: finds the spec operation of each request, applies the per-attempt
 // timeout and the client's signal, retries idempotent calls, and maps failures to typed errors.
-import { Agent } from 'undici';
+// @ts-expect-error undici publishes no types for this path; it is the class undici exports as Agent.
+// Imported directly because undici's main entry replaces the process-wide fetch dispatcher.
+import AgentClass from 'undici/lib/dispatcher/agent.js';
+import type { Agent as AgentType, Dispatcher } from 'undici';
 import { operationTable, type ApiName } from './generated/operations.js';
 import { NetworkError, RequestTimeoutError, type OperationRef } from './errors.js';
 import type { ResolvedOptions } from './options.js';
+import { isClientRequest, type ClientRequest } from './request.js';
 
 type FetchFn = (input: Request, init?: RequestInit) => Promise<Response>;
 
@@ -42,7 +46,9 @@ function opsOf(api: ApiName): CompiledOp[] {
 
 /** Finds the spec operation of a request URL under `basePath`. */
 export function findOperation(api: ApiName, basePath: string, method: string, url: string): { op: OperationRef; retryable: boolean } {
-  let path = new URL(url).pathname;
+  // The URL is absolute and was built from the base URL: cut scheme and authority, query and fragment.
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  let path = start < 0 ? '/' : url.slice(start).replace(/[?#].*$/, '');
   if (path.startsWith(basePath)) path = path.slice(basePath.length) || '/';
   for (const op of opsOf(api)) {
     if (op.method === method && op.pattern.test(path)) return { op: { api, method, path: op.path, operationId: op.operationId }, retryable: op.retryable };
@@ -77,54 +83,83 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** The undici dispatcher for the TLS options, or undefined when the defaults do. */
-export function tlsDispatcher(tls: ResolvedOptions['tls']): Agent | undefined {
-  if (tls.insecure) return new Agent({ connect: { rejectUnauthorized: false } });
-  if (tls.ca) return new Agent({ connect: { ca: tls.ca.map((c) => (typeof c === 'string' ? c : Buffer.from(c))) } });
-  return undefined;
+const Agent = AgentClass as typeof AgentType;
+
+/**
+ * The client's undici dispatcher: TLS verification as configured, and the per-call time limit as
+ * undici's `headersTimeout`, which counts from the end of the request body to the response
+ * headers (so a long upload is not cut off) and costs nothing per request, unlike a timer and signal.
+ */
+export function createDispatcher(tls: ResolvedOptions['tls'], headersTimeoutMs: number): Dispatcher {
+  const connect = tls.insecure ? { rejectUnauthorized: false } : tls.ca ? { ca: tls.ca.map((c) => (typeof c === 'string' ? c : Buffer.from(c))) } : undefined;
+  return new Agent({ ...(connect ? { connect } : {}), headersTimeout: headersTimeoutMs });
 }
 
 export interface TransportSettings {
   api: ApiName;
   basePath: string;
-  baseFetch: FetchFn;
+  /** The client's dispatcher, passed to fetch as `dispatcher`. */
+  dispatcher: Dispatcher;
+  /** A user's fetch (gets real Requests), or undefined for the global fetch. */
+  injected: FetchFn | undefined;
+  /** The dispatcher's headersTimeout, for messages. */
   timeoutMs: number;
+  /** A timer-and-signal limit per attempt (an injected fetch may ignore the dispatcher; explicit upload limits); 0 for none. */
+  signalTimeoutMs: number;
   retry: ResolvedOptions['retry'];
   signal: AbortSignal | undefined;
 }
 
 /**
- * Builds the client's fetch. `timeoutMs: 0` turns the per-attempt timeout off (uploads).
- * Rejects with {@link RequestTimeoutError}, {@link NetworkError}, or the abort reason of a signal.
+ * Builds the client's fetch.
+ * `injected` is a user's fetch, which gets real Requests; otherwise the global fetch is called as
+ * `fetch(url, init)`. Rejects with {@link RequestTimeoutError}, {@link NetworkError}, or the abort
+ * reason of a signal.
  */
 export function createTransport(s: TransportSettings): FetchFn {
-  return async function transport(request: Request, init?: RequestInit): Promise<Response> {
-    const { op, retryable } = findOperation(s.api, s.basePath, request.method, request.url);
-    const retries = retryable ? s.retry.retries : 0;
-    // Keep an unread copy of the body for repeats; only reads are repeated, and their bodies are small JSON.
-    const spare = retries > 0 && request.body ? request.clone() : undefined;
-    const outer = () => (s.signal ? AbortSignal.any([request.signal, s.signal]) : request.signal);
+  const withDispatcher = { dispatcher: s.dispatcher } as RequestInit;
+  return async function transport(input: Request | ClientRequest, ext?: RequestInit): Promise<Response> {
+    ext = ext ? ({ ...ext, dispatcher: s.dispatcher } as RequestInit) : withDispatcher;
+    const { op, retryable } = findOperation(s.api, s.basePath, input.method, input.url);
+    const light = isClientRequest(input) ? input : undefined;
+    // Only reads are repeated; their bodies are small JSON, and a stream is never sent twice.
+    const retries = retryable && !light?.streaming ? s.retry.retries : 0;
+    const spare = retries > 0 && !light && input.body ? (input as Request).clone() : undefined;
+    const outer = () => (s.signal && input.signal ? AbortSignal.any([input.signal, s.signal]) : (s.signal ?? input.signal ?? undefined));
     for (let attempt = 0; ; attempt++) {
-      const current = attempt === 0 ? request : (spare?.clone() ?? request);
-      const signals: AbortSignal[] = [current.signal];
-      if (s.signal) signals.push(s.signal);
+      const current = attempt === 0 || !spare ? input : spare.clone();
+      // One controller per attempt, fed by the call's signal, the client's signal and the timer
+      // (AbortSignal.any costs more than a loopback request on Node 20).
+      const sources = current.signal && s.signal ? [current.signal, s.signal] : current.signal ? [current.signal] : s.signal ? [s.signal] : [];
+      let signal: AbortSignal | null = sources.length === 1 && s.signalTimeoutMs <= 0 ? sources[0]! : null;
       let timer: ReturnType<typeof setTimeout> | undefined;
       let timedOut = false;
-      if (s.timeoutMs > 0) {
+      let release = () => {};
+      if (!signal && (sources.length > 0 || s.signalTimeoutMs > 0)) {
         const controller = new AbortController();
-        timer = setTimeout(() => {
-          timedOut = true;
-          controller.abort(new RequestTimeoutError(op, s.timeoutMs));
-        }, s.timeoutMs);
-        signals.push(controller.signal);
+        signal = controller.signal;
+        const forward = (event: Event) => controller.abort((event.target as AbortSignal).reason);
+        for (const source of sources) {
+          if (source.aborted) controller.abort(source.reason);
+          else source.addEventListener('abort', forward, { once: true });
+        }
+        release = () => sources.forEach((source) => source.removeEventListener('abort', forward));
+        if (s.signalTimeoutMs > 0) {
+          timer = setTimeout(() => {
+            timedOut = true;
+            controller.abort(new RequestTimeoutError(op, s.signalTimeoutMs));
+          }, s.signalTimeoutMs);
+        }
       }
-      const signal = signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
       let response: Response;
       try {
-        response = await s.baseFetch(current, init ? { ...init, signal } : { signal });
+        if (!isClientRequest(current)) response = await (s.injected ?? fetch)(current as Request, signal ? { ...ext, signal } : ext);
+        else if (s.injected) response = await s.injected(current.toRequest(signal, ext), ext);
+        else response = await fetch(current.url, current.fetchInit(signal, ext));
       } catch (error) {
-        if (timedOut) throw new RequestTimeoutError(op, s.timeoutMs);
-        if (signal.aborted) throw signal.reason;
+        if (timedOut) throw new RequestTimeoutError(op, s.signalTimeoutMs);
+        if (signal?.aborted) throw signal.reason;
+        if ((error as { cause?: { code?: string } })?.cause?.code === 'UND_ERR_HEADERS_TIMEOUT') throw new RequestTimeoutError(op, s.timeoutMs);
         if (attempt < retries) {
           await sleep(backoff(s.retry, attempt, undefined), outer());
           continue;
@@ -132,6 +167,7 @@ export function createTransport(s: TransportSettings): FetchFn {
         throw new NetworkError(op, attempt + 1, error);
       } finally {
         clearTimeout(timer);
+        release();
       }
       if ((response.status === 503 || response.status === 429) && attempt < retries) {
         const wait = backoff(s.retry, attempt, retryAfterMs(response.headers.get('retry-after')));

@@ -170,6 +170,28 @@ describe('ApiError', () => {
   });
 });
 
+describe('middleware sees a request it can use', () => {
+  it('reads the body of a clone, and may return a new Request', async () => {
+    const s = await serve((req, res) => json(res, 200, { api_version: '3.1', metadata: { total_matches: 0 }, entities: [] }));
+    const bodies: unknown[] = [];
+    const client = central(s, {
+      middleware: [
+        {
+          async onRequest({ request }) {
+            bodies.push(await request.clone().json());
+            return new Request(request.url, { method: request.method, headers: { ...Object.fromEntries(request.headers), 'X-Trace': 't-1' }, body: await request.text() });
+          },
+        },
+      ],
+    });
+    await unwrap(client.POST('/images/list', { body: { kind: 'image', length: 3 } }));
+    expect(bodies).toEqual([{ kind: 'image', length: 3 }]);
+    expect(s.seen[0]!.headers['x-trace']).toBe('t-1');
+    expect(JSON.parse(s.seen[0]!.body.toString())).toEqual({ kind: 'image', length: 3 });
+    expect(s.seen[0]!.headers.authorization).toBe(`Basic ${AUTH_B64}`);
+  });
+});
+
 describe('HTTPS with a self-signed certificate', () => {
   async function tlsServer() {
     const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
