@@ -2,7 +2,7 @@
 // compile a strict TypeScript example with the repository's compiler and run it against a local server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +40,8 @@ void (() => central.POST('/images', { body: { metadata: { kind: 'image' }, spec:
 console.log(JSON.stringify({ names, task: task.status, missing, client: String(central) }));
 `;
 
+const readme = [...readFileSync(join(pkg, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+
 describe('consumer: packed, installed, compiled under strict, run', () => {
   let dir: string;
   let server: TestServer;
@@ -61,6 +63,7 @@ describe('consumer: packed, installed, compiled under strict, run', () => {
   });
 
   it('works from the tarball', { timeout: 240_000 }, async () => {
+    expect(readme.length).toBeGreaterThanOrEqual(3);
     expect(existsSync(join(pkg, 'dist/index.js')), 'dist/ is missing: run `npm run build -w @svc/client` first').toBe(true);
     const packed = await run(npm, ['pack', '--json', '--pack-destination', dir], { cwd: pkg });
     const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
@@ -76,10 +79,12 @@ describe('consumer: packed, installed, compiled under strict, run', () => {
       join(dir, 'tsconfig.json'),
       JSON.stringify({
         compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true, skipLibCheck: false, lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: ['node'] },
-        files: ['example.ts'],
+        files: ['example.ts', ...readme.map((_, i) => `readme-${i + 1}.ts`)],
       }),
     );
     writeFileSync(join(dir, 'example.ts'), example);
+    // The README's examples compile too (they are not run: they need a real cluster).
+    readme.forEach((code, i) => writeFileSync(join(dir, `readme-${i + 1}.ts`), `${code}\nexport {};\n`));
     await run(process.execPath, [tsc, '-p', dir], { cwd: dir }).catch((e) => {
       throw new Error(`tsc failed:\n${e.stdout}${e.stderr}`);
     });
