@@ -267,42 +267,42 @@
   specUrls(function (urls) { start(urls); });
 
   function start(urls) {
-  window.ui = SwaggerUIBundle({
-    dom_id: '#swagger-ui',
-    urls: urls,
-    'urls.primaryName': initial.name,
-    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-    plugins: [SwaggerUIBundle.plugins.DownloadUrl, ExplorerPlugin],
-    layout: 'StandaloneLayout',
-    deepLinking: true,
-    filter: true,
-    docExpansion: 'list',
-    // Swagger UI would keep the credentials in localStorage (on disk); ExplorerPlugin keeps them
-    // in sessionStorage instead.
-    persistAuthorization: false,
-    tryItOutEnabled: true,
-    requestSnippetsEnabled: true,
-    displayRequestDuration: true,
-    // The Request URL and curl show the endpoint the user chose, not the /forward/ detour.
-    showMutatedRequest: false,
-    requestInterceptor: requestInterceptor,
-    // The x-codeSamples are shown as code, not as a raw extension table.
-    showExtensions: false,
-    // No request to the public validator at validator.swagger.io.
-    validatorUrl: null,
-    onComplete: function () {
-      if (unknownApi) {
-        var notice = document.createElement('p');
-        notice.className = 'svc-notice';
-        notice.setAttribute('role', 'alert');
-        notice.textContent = unknownApi;
-        document.getElementById('swagger-ui').prepend(notice);
-      }
-      // A link pasted into the address bar of an open page changes only the fragment: open it too.
-      window.addEventListener('hashchange', function () { window.ui.layoutActions.parseDeepLinkHash(location.hash); });
-      var filter = document.querySelector('.operation-filter-input');
-      if (filter) filter.setAttribute('placeholder', 'Filter by tag, method, path, operationId or summary');
-    },
-  });
+    window.ui = SwaggerUIBundle({
+      dom_id: '#swagger-ui',
+      urls: urls,
+      'urls.primaryName': initial.name,
+      presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+      plugins: [SwaggerUIBundle.plugins.DownloadUrl, ExplorerPlugin],
+      layout: 'StandaloneLayout',
+      deepLinking: true,
+      filter: true,
+      docExpansion: 'list',
+      // Swagger UI would keep the credentials in localStorage (on disk); ExplorerPlugin keeps them
+      // in sessionStorage instead.
+      persistAuthorization: false,
+      tryItOutEnabled: true,
+      requestSnippetsEnabled: true,
+      displayRequestDuration: true,
+      // The Request URL and curl show the endpoint the user chose, not the /forward/ detour.
+      showMutatedRequest: false,
+      requestInterceptor: requestInterceptor,
+      // The x-codeSamples are shown as code, not as a raw extension table.
+      showExtensions: false,
+      // No request to the public validator at validator.swagger.io.
+      validatorUrl: null,
+      onComplete: function () {
+        if (unknownApi) {
+          var notice = document.createElement('p');
+          notice.className = 'svc-notice';
+          notice.setAttribute('role', 'alert');
+          notice.textContent = unknownApi;
+          document.getElementById('swagger-ui').prepend(notice);
+        }
+        // A link pasted into the address bar of an open page changes only the fragment: open it too.
+        window.addEventListener('hashchange', function () { window.ui.layoutActions.parseDeepLinkHash(location.hash); });
+        var filter = document.querySelector('.operation-filter-input');
+        if (filter) filter.setAttribute('placeholder', 'Filter by tag, method, path, operationId or summary');
+      },
+    });
   }
 })();
