@@ -45,7 +45,9 @@ interface Core<Paths extends {}> {
 
 function create<Paths extends {}>(api: ApiName, options: ClientOptions): Core<Paths> {
   const resolved = checkOptions(options, BASE_PATHS[api]);
-  const dispatcher = createDispatcher(resolved.tls, resolved.timeoutMs);
+  // Without TLS options or a time limit, Node's own dispatcher does: an npm undici Agent under
+  // Node 20's fetch costs ~10% of a loopback call (see the benchmark).
+  const dispatcher = resolved.tls.insecure || resolved.tls.ca || resolved.ownTimeout ? createDispatcher(resolved.tls, resolved.timeoutMs) : undefined;
   const basePath = new URL(resolved.baseUrl).pathname.replace(/\/+$/, '');
   const auth = basicAuth(options.username, options.password);
   // signalTimeoutMs: an injected fetch may ignore the dispatcher, so it gets a timer; uploads get one only when asked.
@@ -67,7 +69,7 @@ function create<Paths extends {}>(api: ApiName, options: ClientOptions): Core<Pa
     });
     return client;
   };
-  const client = make(options.fetch ? resolved.timeoutMs : 0);
+  const client = make(options.fetch && resolved.ownTimeout ? resolved.timeoutMs : 0);
   const uploadClients = new Map<number, Client<Paths>>();
   return {
     client,

@@ -18,8 +18,9 @@ export interface CommonClientOptions {
   password: string;
   /**
    * Time limit of each attempt of each call, in milliseconds, from the end of the request body
-   * until the response headers arrive (undici's `headersTimeout`, checked about every half second);
-   * default 30 000. Sending an upload's bytes is not counted; uploads take their own total limit.
+   * until the response headers arrive (undici's `headersTimeout`, checked about every half second).
+   * Default: fetch's own limit of 300 000 (undici's default `headersTimeout`). Sending an upload's
+   * bytes is not counted; uploads take their own total limit.
    */
   timeoutMs?: number;
   /** Aborts every call of this client when it fires (calls reject with the signal's reason). */
@@ -78,12 +79,16 @@ export class ClientOptionsError extends TypeError {
 /** Options after checking: the base URL without trailing slash and the settled defaults. */
 export interface ResolvedOptions {
   baseUrl: string;
+  /** The limit in force: the option, or undici's default of 300 000. */
   timeoutMs: number;
+  /** True when `timeoutMs` was given (the client then needs its own dispatcher). */
+  ownTimeout: boolean;
   retry: Required<RetryOptions>;
   tls: { insecure: boolean; ca: (string | Uint8Array)[] | undefined };
 }
 
-const DEFAULT_TIMEOUT_MS = 30_000;
+/** undici's default headersTimeout, which Node's fetch applies when no limit is set. */
+const DEFAULT_TIMEOUT_MS = 300_000;
 const DEFAULT_RETRY: Required<RetryOptions> = { retries: 3, minDelayMs: 200, maxDelayMs: 10_000 };
 
 function positive(option: ClientOptionName, value: unknown, integer = false): void {
@@ -176,6 +181,7 @@ export function checkOptions(options: ClientOptions, defaultBasePath: string): R
   return {
     baseUrl: url.href.replace(/\/+$/, ''),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    ownTimeout: options.timeoutMs !== undefined,
     retry,
     tls: { insecure: options.insecureSkipTlsVerify === true, ca },
   };

@@ -98,8 +98,8 @@ export function createDispatcher(tls: ResolvedOptions['tls'], headersTimeoutMs: 
 export interface TransportSettings {
   api: ApiName;
   basePath: string;
-  /** The client's dispatcher, passed to fetch as `dispatcher`. */
-  dispatcher: Dispatcher;
+  /** The client's dispatcher, passed to fetch as `dispatcher`; undefined for fetch's own. */
+  dispatcher: Dispatcher | undefined;
   /** A user's fetch (gets real Requests), or undefined for the global fetch. */
   injected: FetchFn | undefined;
   /** The dispatcher's headersTimeout, for messages. */
@@ -117,9 +117,9 @@ export interface TransportSettings {
  * reason of a signal.
  */
 export function createTransport(s: TransportSettings): FetchFn {
-  const withDispatcher = { dispatcher: s.dispatcher } as RequestInit;
+  const withDispatcher = s.dispatcher ? ({ dispatcher: s.dispatcher } as RequestInit) : undefined;
   return async function transport(input: Request | ClientRequest, ext?: RequestInit): Promise<Response> {
-    ext = ext ? ({ ...ext, dispatcher: s.dispatcher } as RequestInit) : withDispatcher;
+    if (withDispatcher) ext = ext ? { ...ext, ...withDispatcher } : withDispatcher;
     const { op, retryable } = findOperation(s.api, s.basePath, input.method, input.url);
     const light = isClientRequest(input) ? input : undefined;
     // Only reads are repeated; their bodies are small JSON, and a stream is never sent twice.
