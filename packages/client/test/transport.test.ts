@@ -123,6 +123,25 @@ describe('timeouts and aborts', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  it('applies timeoutMs to an injected fetch through its signal', async () => {
+    const hanging = (request: Request) =>
+      new Promise<Response>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }));
+    const client = createCentralClient({ baseUrl: 'https://pc.internal:9440/api/svc/v3', username: 'admin', password: PASSWORD, timeoutMs: 200, retry: false, fetch: hanging });
+    const error = await client.GET('/tasks/{uuid}', { params: { path: { uuid: IMAGE } } }).catch((e) => e);
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error.operation.operationId).toBe('tasks_get');
+  });
+
+  it('limits an upload only when asked, with its own timeoutMs', async () => {
+    const s = await serve(() => {}); // takes the bytes, never answers
+    const started = Date.now();
+    const error = await central(s).uploadImageFile(IMAGE, new Uint8Array(1000), { timeoutMs: 300 }).catch((e) => e);
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error.operation.operationId).toBe('images_upload_file');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(s.seen).toHaveLength(1);
+  });
+
   it('rejects with the reason of the client signal', async () => {
     const s = await serve(() => {});
     const controller = new AbortController();
