@@ -47,6 +47,7 @@ export class ClientRequest {
     return this.streaming ? (this.bodyInit as ReadableStream<Uint8Array>) : new Response(this.bodyInit).body;
   }
 
+  /** A copy with its own body (a stream body is teed). */
   clone(): ClientRequest {
     let body = this.bodyInit;
     if (this.streaming) {
@@ -57,6 +58,7 @@ export class ClientRequest {
     return new ClientRequest(this.url, { ...this.init, method: this.method, headers: new Headers(this.headers), body, signal: this.signal });
   }
 
+  /** The body as text, JSON or bytes, like the Request methods. */
   text(): Promise<string> {
     return new Response(this.bodyInit).text();
   }

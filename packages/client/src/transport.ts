@@ -95,6 +95,7 @@ export function createDispatcher(tls: ResolvedOptions['tls'], headersTimeoutMs: 
   return new Agent({ ...(connect ? { connect } : {}), headersTimeout: headersTimeoutMs });
 }
 
+/** What the transport of one client needs (internal). */
 export interface TransportSettings {
   api: ApiName;
   basePath: string;
