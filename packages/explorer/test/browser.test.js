@@ -296,6 +296,22 @@ describe('API explorer in Chromium', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('uses the legacy base with its prefix variable for a real element endpoint', async () => {
+    realHost.received.length = 0;
+    await page.goto(`${explorer.url}?api=element#/${encodeURIComponent('Storage containers (v2.0)')}/storage_containers_list_v2_0`);
+    const op = opLocator('storage_containers_list_v2_0');
+    await op.locator('.opblock-body').waitFor({ timeout: 15_000 });
+    await ensureAuthorized();
+    await useRealHost('https://{host}:{port}{legacy_prefix}/services/rest');
+    await page.locator('input[data-variable="legacy_prefix"]').fill('/Gateway2');
+    await page.locator('.svc-self-signed input[type=checkbox]').check();
+    await execute(op);
+    await expect.poll(() => op.locator('.live-responses-table tr.response .response-col_status').first().innerText(), { timeout: 30_000 }).toBe('200');
+    expect(realHost.received.map((r) => `${r.method} ${r.url.split('?')[0]}`)).toEqual(['GET /Gateway2/services/rest/v2.0/storage_containers']);
+    await page.locator('.svc-self-signed input[type=checkbox]').uncheck();
+    expect(pageErrors).toEqual([]);
+  });
+
   it('uploads a file with the v0.8 upload: bytes as application/octet-stream with the container header', async () => {
     realHost.received.length = 0;
     await page.goto(`${explorer.url}?api=element#/${encodeURIComponent('Image upload (v0.8)')}/images_upload_v0_8`);
@@ -357,11 +373,11 @@ async function execute(op) {
   await op.locator('button.execute').click();
 }
 
-/** Picks the first real server of the spec and points it at the local HTTPS "real host". */
-async function useRealHost() {
+/** Picks a real server of the spec (the first by default) and points it at the local HTTPS "real host". */
+async function useRealHost(server) {
   const select = page.locator('.servers select');
   const values = await select.locator('option').evaluateAll((els) => els.map((el) => el.value));
-  await select.selectOption(values.find((v) => v.startsWith('https://')));
+  await select.selectOption(server ?? values.find((v) => v.startsWith('https://')));
   await page.locator('input[data-variable="host"]').fill('127.0.0.1');
   await page.locator('input[data-variable="port"]').fill(String(realHost.port));
 }

@@ -299,7 +299,11 @@
           document.getElementById('swagger-ui').prepend(notice);
         }
         // A link pasted into the address bar of an open page changes only the fragment: open it too.
-        window.addEventListener('hashchange', function () { window.ui.layoutActions.parseDeepLinkHash(location.hash); });
+        window.addEventListener('hashchange', function () {
+          var hash;
+          try { hash = decodeURIComponent(location.hash); } catch (e) { return; } // as Swagger UI does on load
+          window.ui.layoutActions.parseDeepLinkHash(hash);
+        });
         var filter = document.querySelector('.operation-filter-input');
         if (filter) filter.setAttribute('placeholder', 'Filter by tag, method, path, operationId or summary');
       },
