@@ -240,6 +240,12 @@ describe('API explorer in Chromium', () => {
     expect(await notice.innerText()).toBe('Unknown API "nosuch" in the link (?api=); showing "central". Known: central, element, objects.');
     await expect.poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain('svc central API (v3)');
     await expect.poll(() => new URL(page.url()).searchParams.get('api')).toBe('central');
+    // Picking an API drops the notice, and the page's one-time setup does not run again.
+    await page.locator('.topbar select').selectOption({ label: 'element API (v0.8 and v2.0)' });
+    await expect.poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain('svc element API');
+    await page.locator('.topbar select').selectOption({ label: 'central API (v3)' });
+    await expect.poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain('svc central API');
+    expect(await page.locator('.svc-notice').count()).toBe(0);
   });
 
   it('filters operations by words of their path, method, operationId or summary', async () => {

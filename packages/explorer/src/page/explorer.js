@@ -199,6 +199,9 @@
                 var entry = config.apis.find(function (a) { return absolute(a.url) === absolute(url); });
                 // After the top bar's own address-bar update, which runs right after this action.
                 if (entry) setTimeout(function () { showApiInUrl(entry.api); }, 0);
+                // The notice about an unknown ?api= is stale once the user picks an API.
+                var notice = document.querySelector('.svc-notice');
+                if (notice && entry && entry.api !== initial.api) notice.remove();
                 return result;
               };
             },
@@ -264,6 +267,7 @@
     document.head.appendChild(script);
   }
 
+  var pageReady = false;
   specUrls(function (urls) { start(urls); });
 
   function start(urls) {
@@ -290,7 +294,10 @@
       showExtensions: false,
       // No request to the public validator at validator.swagger.io.
       validatorUrl: null,
+      // Swagger UI calls this after every definition it loads (each API switch): set up once.
       onComplete: function () {
+        if (pageReady) return;
+        pageReady = true;
         if (unknownApi) {
           var notice = document.createElement('p');
           notice.className = 'svc-notice';
