@@ -1,4 +1,4 @@
-import createClient, { type Client } from 'openapi-fetch';
+import createClient, { createQuerySerializer, type Client } from 'openapi-fetch';
 import type { components as centralComponents, operations as centralOperations, paths as centralPaths } from './generated/central.js';
 import type { components as elementComponents, operations as elementOperations, paths as elementPaths } from './generated/element.js';
 import type { components as objectsComponents, operations as objectsOperations, paths as objectsPaths } from './generated/objects.js';
@@ -55,6 +55,8 @@ function create<Paths extends {}>(api: ApiName, options: ClientOptions): Core<Pa
     const client = createClient<Paths>({
       baseUrl: resolved.baseUrl,
       bodySerializer,
+      // Built once: given options, openapi-fetch would build a serializer on every call.
+      querySerializer: createQuerySerializer(),
       headers: { Accept: 'application/json' },
       fetch: createTransport({ api, basePath, dispatcher, injected: options.fetch, timeoutMs: resolved.timeoutMs, signalTimeoutMs, retry: resolved.retry, signal: options.signal }) as (input: Request) => Promise<Response>,
       Request: ClientRequest as unknown as typeof Request,

@@ -118,10 +118,21 @@ export interface TransportSettings {
  * reason of a signal.
  */
 export function createTransport(s: TransportSettings): FetchFn {
+  // Calls repeat (polls, pages): remember the operation of recent URLs.
+  const seen = new Map<string, ReturnType<typeof findOperation>>();
+  const lookup = (method: string, url: string) => {
+    const key = `${method} ${url}`;
+    let found = seen.get(key);
+    if (!found) {
+      if (seen.size >= 256) seen.clear();
+      seen.set(key, (found = findOperation(s.api, s.basePath, method, url)));
+    }
+    return found;
+  };
   const withDispatcher = s.dispatcher ? ({ dispatcher: s.dispatcher } as RequestInit) : undefined;
   return async function transport(input: Request | ClientRequest, ext?: RequestInit): Promise<Response> {
     if (withDispatcher) ext = ext ? { ...ext, ...withDispatcher } : withDispatcher;
-    const { op, retryable } = findOperation(s.api, s.basePath, input.method, input.url);
+    const { op, retryable } = lookup(input.method, input.url);
     const light = isClientRequest(input) ? input : undefined;
     // Only reads are repeated; their bodies are small JSON, and a stream is never sent twice.
     const retries = retryable && !light?.streaming ? s.retry.retries : 0;
