@@ -37,10 +37,12 @@ export function bodySerializer(body: unknown): BodyInit {
 const BASE_PATHS: Record<ApiName, string> = { central: '/api/svc/v3', element: '/api/svc', objects: '/oss/api/svc/v3' };
 const NAMES: Record<ApiName, string> = { central: 'CentralClient', element: 'ElementClient', objects: 'ObjectsClient' };
 
+type FetchFn = (input: Request) => Promise<Response>;
+
 interface Core<Paths extends {}> {
   client: Client<Paths>;
-  /** The client for uploads, with a total time limit per upload when given (0: none). */
-  uploads: (timeoutMs: number | undefined) => Client<Paths>;
+  /** The fetch of uploads (given per call, so the client's middleware still runs): a total time limit when given (0: none). */
+  uploadFetch: (timeoutMs: number | undefined) => FetchFn;
 }
 
 function create<Paths extends {}>(api: ApiName, options: ClientOptions): Core<Paths> {
@@ -51,35 +53,33 @@ function create<Paths extends {}>(api: ApiName, options: ClientOptions): Core<Pa
   const basePath = new URL(resolved.baseUrl).pathname.replace(/\/+$/, '');
   const auth = basicAuth(options.username, options.password);
   // signalTimeoutMs: an injected fetch may ignore the dispatcher, so it gets a timer; uploads get one only when asked.
-  const make = (signalTimeoutMs: number) => {
-    const client = createClient<Paths>({
-      baseUrl: resolved.baseUrl,
-      bodySerializer,
-      // Built once: given options, openapi-fetch would build a serializer on every call.
-      querySerializer: createQuerySerializer(),
-      headers: { Accept: 'application/json' },
-      fetch: createTransport({ api, basePath, dispatcher, injected: options.fetch, timeoutMs: resolved.timeoutMs, signalTimeoutMs, retry: resolved.retry, signal: options.signal }) as (input: Request) => Promise<Response>,
-      Request: ClientRequest as unknown as typeof Request,
-    });
-    client.use(auth, ...(options.middleware ?? []));
-    // Printing a client shows where it points, never its credentials.
-    const label = `${NAMES[api]} <${resolved.baseUrl}>`;
-    Object.defineProperties(client, {
-      toString: { value: () => label, enumerable: false },
-      toJSON: { value: () => ({ client: NAMES[api], baseUrl: resolved.baseUrl }), enumerable: false },
-      [Symbol.for('nodejs.util.inspect.custom')]: { value: () => label, enumerable: false },
-    });
-    return client;
-  };
-  const client = make(options.fetch && resolved.ownTimeout ? resolved.timeoutMs : 0);
-  const uploadClients = new Map<number, Client<Paths>>();
+  const transport = (signalTimeoutMs: number) =>
+    createTransport({ api, basePath, dispatcher, injected: options.fetch, timeoutMs: resolved.timeoutMs, signalTimeoutMs, retry: resolved.retry, signal: options.signal }) as FetchFn;
+  const client = createClient<Paths>({
+    baseUrl: resolved.baseUrl,
+    bodySerializer,
+    // Built once: given options, openapi-fetch would build a serializer on every call.
+    querySerializer: createQuerySerializer(),
+    headers: { Accept: 'application/json' },
+    fetch: transport(options.fetch && resolved.ownTimeout ? resolved.timeoutMs : 0),
+    Request: ClientRequest as unknown as typeof Request,
+  });
+  client.use(auth, ...(options.middleware ?? []));
+  // Printing a client shows where it points, never its credentials.
+  const label = `${NAMES[api]} <${resolved.baseUrl}>`;
+  Object.defineProperties(client, {
+    toString: { value: () => label, enumerable: false },
+    toJSON: { value: () => ({ client: NAMES[api], baseUrl: resolved.baseUrl }), enumerable: false },
+    [Symbol.for('nodejs.util.inspect.custom')]: { value: () => label, enumerable: false },
+  });
+  const uploadFetches = new Map<number, FetchFn>();
   return {
     client,
-    uploads(timeoutMs = 0) {
+    uploadFetch(timeoutMs = 0) {
       if (!(typeof timeoutMs === 'number' && timeoutMs >= 0)) throw new InvalidArgumentError('timeoutMs', `must be a number of milliseconds; got ${JSON.stringify(timeoutMs)}`);
-      let c = uploadClients.get(timeoutMs);
-      if (!c) uploadClients.set(timeoutMs, (c = make(timeoutMs)));
-      return c;
+      let f = uploadFetches.get(timeoutMs);
+      if (!f) uploadFetches.set(timeoutMs, (f = transport(timeoutMs)));
+      return f;
     },
   };
 }
@@ -191,7 +191,7 @@ const v3Verdict = (task: CentralSchemas['Task']): TaskVerdict =>
  * @throws {ClientOptionsError} when an option is missing or malformed (names the option).
  */
 export function createCentralClient(options: ClientOptions): CentralClient {
-  const { client, uploads } = create<centralPaths>('central', options);
+  const { client, uploadFetch } = create<centralPaths>('central', options);
   const workflows: CentralWorkflows = {
     waitForTask(uuid, waitOptions) {
       checkUuid('uuid', uuid);
@@ -241,7 +241,8 @@ export function createCentralClient(options: ClientOptions): CentralClient {
       checkUuid('uuid', uuid);
       const body = await toBody('file', file);
       await unwrap(
-        uploads(uploadOptions?.timeoutMs).PUT('/images/{uuid}/file', {
+        client.PUT('/images/{uuid}/file', {
+          fetch: uploadFetch(uploadOptions?.timeoutMs),
           params: { path: { uuid } },
           body,
           headers: { 'Content-Type': 'application/octet-stream' },
@@ -319,7 +320,7 @@ const elementVerdict = (status: string, code: string | number | undefined, detai
  * @throws {ClientOptionsError} when an option is missing or malformed (names the option).
  */
 export function createElementClient(options: ClientOptions): ElementClient {
-  const { client, uploads } = create<elementPaths>('element', options);
+  const { client, uploadFetch } = create<elementPaths>('element', options);
   function waitForTask(uuid: string, waitOptions?: WaitOptions<TaskV0_8> & { version?: 'v0.8' }): Promise<TaskV0_8>;
   function waitForTask(uuid: string, waitOptions: WaitOptions<TaskV2_0> & { version: 'v2.0' }): Promise<TaskV2_0>;
   function waitForTask(uuid: string, waitOptions?: (WaitOptions<TaskV0_8> | WaitOptions<TaskV2_0>) & { version?: 'v0.8' | 'v2.0' }): Promise<TaskV0_8 | TaskV2_0> {
@@ -375,7 +376,8 @@ export function createElementClient(options: ClientOptions): ElementClient {
       // 3. the container, 4. the bytes
       const containerUuid = isUuid(container) ? container : await resolveContainer(container, { signal });
       const uploaded = await unwrap(
-        uploads(uploadTimeoutMs).PUT('/v0.8/images/{uuid}/upload', {
+        client.PUT('/v0.8/images/{uuid}/upload', {
+          fetch: uploadFetch(uploadTimeoutMs),
           params: { path: { uuid: imageUuid }, header: { 'X-Svc-Destination-Container': containerUuid } },
           body,
           headers: { 'Content-Type': 'application/octet-stream' },

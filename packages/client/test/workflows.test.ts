@@ -317,7 +317,11 @@ describe('uploads', () => {
       res.end();
     });
     const bytes = randomBytes(1_000_000);
-    await central(s).uploadImageFile(IMAGE, new ReadableStream({ start(c) { c.enqueue(new Uint8Array(bytes)); c.close(); } }));
+    const client = central(s);
+    const seenByMiddleware: string[] = [];
+    client.use({ onRequest: ({ request, schemaPath }) => void seenByMiddleware.push(`${request.method} ${schemaPath}`) });
+    await client.uploadImageFile(IMAGE, new ReadableStream({ start(c) { c.enqueue(new Uint8Array(bytes)); c.close(); } }));
+    expect(seenByMiddleware).toEqual(['PUT /images/{uuid}/file']);
     expect(s.seen[0]).toMatchObject({ method: 'PUT', url: `/api/svc/v3/images/${IMAGE}/file` });
     expect(s.seen[0]!.headers['content-type']).toBe('application/octet-stream');
     expect(sha256(s.seen[0]!.body)).toBe(sha256(bytes));
