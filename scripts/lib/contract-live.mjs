@@ -1,12 +1,7 @@
 // Contract mode: the read-only operations of a bundle, called through a `prism proxy --errors` that
 // sits in front of a real server, with every response that breaks the spec reported by operation
-// and field. scripts/contract.mjs starts the proxies; this module builds the calls and reads
+// and field. scripts/contract.mjs starts the proxies (startProxy of @svc/mock); this module builds the calls and reads
 // Prism's verdicts.
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { freePort } from '@svc/mock';
-
-const require = createRequire(import.meta.url);
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
 /** operationId verbs (the house grammar, `<resource>_<verb>[_qualifier]`) that only read. */
 const READ_ONLY_VERB = /_(list|get|poll)(_v\d+_\d+)?$/;
@@ -174,64 +169,6 @@ export async function runReadOnly({ api, doc, proxyUrl, authorization, timeoutMs
     results.push(result);
   }
   return results;
-}
-
-/**
- * A running `prism proxy`.
- * @typedef {object} RunningProxy
- * @property {string} url  origin, e.g. `http://127.0.0.1:41234`
- * @property {() => Promise<void>} close
- */
-
-/**
- * Starts `prism proxy --errors` on a bundle, on a free 127.0.0.1 port, in front of `upstream`
- * (the target's origin plus the API's server base path).
- * @param {object} options
- * @param {string} options.document   the bundle file
- * @param {string} options.upstream   e.g. `https://pc:9440/api/svc/v3`
- * @param {boolean} [options.insecure] accept a self-signed certificate (NODE_TLS_REJECT_UNAUTHORIZED=0, for Prism only)
- * @param {number} [options.timeoutMs] how long to wait for Prism to listen (default 60000 ms)
- * @returns {Promise<RunningProxy>}
- * @throws {Error} when Prism exits or does not listen in time (with the end of its log)
- */
-export async function startProxy({ document, upstream, insecure = false, timeoutMs = 60_000 }) {
-  const port = await freePort();
-  const cli = require.resolve('@stoplight/prism-cli/dist/index.js');
-  const env = { ...process.env };
-  if (insecure) env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
-  const child = spawn(process.execPath, [cli, 'proxy', document, upstream, '--errors', '-h', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'pipe', 'pipe'], env });
-  let log = '';
-  const collect = (c) => {
-    log = (log + c.toString()).slice(-8_000);
-  };
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
-  const close = () =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
-    });
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      close();
-      reject(new Error(`prism proxy did not listen on port ${port} within ${timeoutMs} ms:\n${log}`));
-    }, timeoutMs);
-    const onData = () => {
-      if (/Prism is listening/.test(log)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`prism proxy exited with code ${code} before listening:\n${log}`));
-    });
-  });
-  return { url: `http://127.0.0.1:${port}`, close };
 }
 
 /**

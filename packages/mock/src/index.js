@@ -47,10 +47,45 @@ export async function startMock({ document, port, dynamic = false, timeoutMs = 6
     throw new Error(`startMock: document "${document}" does not exist; run \`npm run bundle\` first`);
   }
   const listenPort = port ?? (await freePort());
-  const cli = require.resolve('@stoplight/prism-cli/dist/index.js');
-  const args = [cli, 'mock', document, '-h', '127.0.0.1', '-p', String(listenPort)];
+  const args = ['mock', document, '-h', '127.0.0.1', '-p', String(listenPort)];
   if (dynamic) args.push('--dynamic');
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  return startPrism({ args, port: listenPort, label: 'startMock', timeoutMs });
+}
+
+/**
+ * Starts `prism proxy --errors` on a bundled OpenAPI document, on 127.0.0.1, in front of a real
+ * server: requests and responses are forwarded and validated, and a response that breaks the
+ * spec comes back as a 500 with Prism's `sl-violations` (contract mode, `npm run contract`).
+ *
+ * @param {object} options
+ * @param {string} options.document   path to the bundle (`dist/central.json`)
+ * @param {string} options.upstream   the target's origin plus the API's base path, e.g. `https://pc:9440/api/svc/v3`
+ * @param {boolean} [options.insecure] accept the upstream's self-signed certificate
+ *   (NODE_TLS_REJECT_UNAUTHORIZED=0 in the Prism process only, never in this one)
+ * @param {number} [options.port]     port to listen on; a free one when omitted
+ * @param {number} [options.timeoutMs] how long to wait for Prism to listen (default 60000 ms)
+ * @returns {Promise<RunningMock>}
+ * @throws {Error} when the document does not exist, Prism exits early or does not listen in time
+ */
+export async function startProxy({ document, upstream, insecure = false, port, timeoutMs = 60_000 }) {
+  if (!existsSync(document)) {
+    throw new Error(`startProxy: document "${document}" does not exist; run \`npm run bundle\` first`);
+  }
+  const listenPort = port ?? (await freePort());
+  const env = { ...process.env };
+  if (insecure) env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+  const args = ['proxy', document, upstream, '--errors', '-h', '127.0.0.1', '-p', String(listenPort)];
+  return startPrism({ args, env, port: listenPort, label: 'startProxy', timeoutMs });
+}
+
+/**
+ * Runs the Prism CLI with `args` and resolves once it listens on `port`.
+ * @param {{ args: string[], port: number, label: string, timeoutMs: number, env?: NodeJS.ProcessEnv }} options
+ * @returns {Promise<RunningMock>}
+ */
+async function startPrism({ args, port, label, timeoutMs, env = process.env }) {
+  const cli = require.resolve('@stoplight/prism-cli/dist/index.js');
+  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let output = '';
   const collect = (chunk) => {
     output = (output + chunk.toString()).slice(-20_000);
@@ -69,7 +104,7 @@ export async function startMock({ document, port, dynamic = false, timeoutMs = 6
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       close();
-      reject(new Error(`startMock: Prism did not listen on port ${listenPort} within ${timeoutMs} ms:\n${output}`));
+      reject(new Error(`${label}: Prism did not listen on port ${port} within ${timeoutMs} ms:\n${output}`));
     }, timeoutMs);
     const onData = () => {
       if (/Prism is listening/.test(output)) {
@@ -81,9 +116,9 @@ export async function startMock({ document, port, dynamic = false, timeoutMs = 6
     child.stderr.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`startMock: Prism exited with code ${code} before listening:\n${output}`));
+      reject(new Error(`${label}: Prism exited with code ${code} before listening:\n${output}`));
     });
   });
 
-  return { url: `http://127.0.0.1:${listenPort}`, port: listenPort, close, get log() { return output; } };
+  return { url: `http://127.0.0.1:${port}`, port, close, get log() { return output; } };
 }

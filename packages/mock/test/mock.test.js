@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { startMock } from '../src/index.js';
+import { startMock, startProxy } from '../src/index.js';
 
 const bundle = fileURLToPath(new URL('../../../dist/central.yaml', import.meta.url));
 const auth = { Authorization: `Basic ${Buffer.from('admin:mock').toString('base64')}` };
@@ -29,4 +29,29 @@ describe('startMock', () => {
     started.push(first);
     await expect(startMock({ document: bundle, port: first.port, timeoutMs: 60_000 })).rejects.toThrow(/Prism (exited|did not listen)/);
   }, 120_000);
+});
+
+describe('startProxy', () => {
+  it('forwards to the upstream and turns an answer that breaks the spec into a violation', async () => {
+    const { createServer } = await import('node:http');
+    // The upstream answers GET /tasks/{uuid} with a status the task schema does not allow.
+    const upstream = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ uuid: '7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60', status: 'DONE' }));
+    });
+    await new Promise((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const proxy = await startProxy({ document: bundle, upstream: `http://127.0.0.1:${upstream.address().port}/api/svc/v3` });
+    try {
+      const res = await fetch(`${proxy.url}/tasks/7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60`, { headers: auth });
+      expect(res.status).toBe(500);
+      expect(res.headers.get('sl-violations')).toMatch(/status/);
+    } finally {
+      await proxy.close();
+      upstream.close();
+    }
+  }, 90_000);
+
+  it('names the missing document', async () => {
+    await expect(startProxy({ document: '/nonexistent/api.yaml', upstream: 'http://127.0.0.1:1' })).rejects.toThrow(/startProxy: document "\/nonexistent\/api.yaml" does not exist/);
+  });
 });
