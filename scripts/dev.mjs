@@ -5,10 +5,10 @@
 // The page is served through a small reload front (scripts/lib/dev.mjs) in front of the
 // explorer: it adds an EventSource script to the HTML, so the explorer package is unchanged.
 import { execFileSync } from 'node:child_process';
-import { watch } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
+import { watch } from 'chokidar';
 import { startMock } from '@svc/mock';
 import { startExplorer } from '@svc/explorer';
 import { apis, root } from './lib/apis.mjs';
@@ -70,35 +70,42 @@ const front = await startReloadFront({ upstream: explorer.url, port }).catch(asy
 
 let busy = Promise.resolve();
 const onChanges = debounceCollect((files) => {
-  busy = busy.then(async () => {
-    const names = affectedApis(files, all, specDir);
-    if (!names.length) return;
-    console.log(`\ndev: ${[...new Set(files.map((f) => relative(root, f)))].join(', ')} changed -> ${names.join(', ')}`);
-    if (!rebuild(names)) {
-      console.log('dev: not reloaded; fix the finding above and save');
-      return;
-    }
-    // Prism reads its document once: restart the changed APIs' mocks on the same ports.
-    for (const name of names) {
-      const old = mocks.get(name);
-      await old.close();
-      mocks.set(name, await startMock({ document: all.find((a) => a.name === name).bundle, port: old.port }));
-    }
-    front.reload(names.join(','));
-    console.log(`dev: rebuilt ${names.join(', ')}; explorer reloaded`);
-  });
+  // Each rebuild waits for the one before; a failed one is reported and the next save still runs.
+  busy = busy.then(() => rebuildAndReload(files)).catch((e) => console.log(`dev: rebuild failed: ${e.message}`));
 }, 300);
 
-const watcher = watch(specDir, { recursive: true }, (_event, file) => {
-  if (file && /\.(ya?ml|json|md)$/.test(file)) onChanges(join(specDir, file));
+/** Rebuilds the APIs the saved files belong to, restarts their mocks and reloads the page. */
+async function rebuildAndReload(files) {
+  const names = affectedApis(files, all, specDir);
+  if (!names.length) return;
+  console.log(`\ndev: ${[...new Set(files.map((f) => relative(root, f)))].join(', ')} changed -> ${names.join(', ')}`);
+  if (!rebuild(names)) {
+    console.log('dev: not reloaded; fix the finding above and save');
+    return;
+  }
+  // Prism reads its document once: restart the changed APIs' mocks on the same ports.
+  for (const name of names) {
+    const old = mocks.get(name);
+    await old.close();
+    mocks.set(name, await startMock({ document: all.find((a) => a.name === name).bundle, port: old.port }));
+  }
+  front.reload(names.join(','));
+  console.log(`dev: rebuilt ${names.join(', ')}; explorer reloaded`);
+}
+
+// chokidar, not fs.watch: Node 20's recursive fs.watch loses a file that an editor saves by
+// writing a new file and renaming it over the old one (vim, sed -i, git checkout).
+const watcher = watch(specDir, { ignoreInitial: true, atomic: true }).on('all', (_event, file) => {
+  if (/\.(ya?ml|json|md)$/.test(file)) onChanges(file);
 });
+await new Promise((resolve) => watcher.once('ready', resolve));
 
 console.log(`\ndev: watching spec/ — explorer with live reload at ${front.url}`);
 for (const [name, m] of mocks) console.log(`     mock ${name.padEnd(8)} ${m.url}`);
 console.log('     Ctrl-C stops.');
 
 async function stop() {
-  watcher.close();
+  await watcher.close();
   await Promise.allSettled([front.close(), explorer.close(), ...[...mocks.values()].map((m) => m.close())]);
   process.exit(0);
 }
