@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { apis } from './lib/apis.mjs';
 import { startProxy } from '@svc/mock';
-import { formatReport, runReadOnly, serverBasePath } from './lib/contract-live.mjs';
+import { serverBasePath } from '@svc/oas';
+import { formatReport, runReadOnly } from './lib/contract-live.mjs';
 
 const USAGE = 'Usage: npm run contract -- --target https://host:9440 --user <name> [--insecure] [--api <name>]... [--password-env SVC_PASSWORD]';
 

@@ -3,7 +3,8 @@
 // Swagger 2.0 / OpenAPI 3.0 only, api-smart-diff documents OpenAPI 3.0, and oasdiff and
 // openapi-changes are Go binaries fetched at install time.
 
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+import { deref, operations as listOperations } from '@svc/oas';
+
 const MAX_DEPTH = 24;
 
 /**
@@ -81,33 +82,18 @@ export function breakingChanges(before, after) {
   return out;
 }
 
-/** Every operation of a document with its key, path template shape and merged parameters. */
+/** Every operation of a document with its key, path template shape and parameters by `in:name`. */
 function operations(doc) {
-  const ops = [];
-  for (const [path, rawItem] of Object.entries(doc.paths)) {
-    const item = deref(doc, rawItem);
-    if (!item || typeof item !== 'object') continue;
-    for (const method of METHODS) {
-      const op = deref(doc, item[method]);
-      if (!op || typeof op !== 'object') continue;
-      const params = new Map();
-      for (const raw of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
-        const p = deref(doc, raw);
-        if (p && p.name && p.in) params.set(`${p.in}:${p.name}`, p);
-      }
-      ops.push({
-        key: `${method} ${path}`,
-        method,
-        path,
-        template: path.replace(/\{[^}]*\}/g, '{}'),
-        pathParams: [...path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]),
-        id: op.operationId,
-        op,
-        params,
-      });
-    }
-  }
-  return ops;
+  return listOperations(doc).map(({ method, path, operationId, operation, parameters }) => ({
+    key: `${method} ${path}`,
+    method,
+    path,
+    template: path.replace(/\{[^}]*\}/g, '{}'),
+    pathParams: [...path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]),
+    id: operationId,
+    op: operation,
+    params: new Map(parameters.filter((p) => p && p.name && p.in).map((p) => [`${p.in}:${p.name}`, p])),
+  }));
 }
 
 function compareParameters(before, after, old, now, add) {
@@ -269,14 +255,3 @@ function refOf(raw) {
   return raw && typeof raw === 'object' && typeof raw.$ref === 'string' ? raw.$ref : '';
 }
 
-/** Follows local `$ref`s (`#/...`); anything else is returned as it is. */
-function deref(doc, value, hops = 0) {
-  if (!value || typeof value !== 'object' || typeof value.$ref !== 'string' || hops > MAX_DEPTH) return value;
-  const ref = value.$ref;
-  if (!ref.startsWith('#/')) return value;
-  let node = doc;
-  for (const part of ref.slice(2).split('/')) {
-    node = node?.[decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
-  return deref(doc, node, hops + 1);
-}

@@ -2,7 +2,8 @@
 // sits in front of a real server, with every response that breaks the spec reported by operation
 // and field. scripts/contract.mjs starts the proxies (startProxy of @svc/mock); this module builds the calls and reads
 // Prism's verdicts.
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
+import { deref, operations } from '@svc/oas';
+
 /** operationId verbs (the house grammar, `<resource>_<verb>[_qualifier]`) that only read. */
 const READ_ONLY_VERB = /_(list|get|poll)(_v\d+_\d+)?$/;
 
@@ -19,18 +20,6 @@ const READ_ONLY_VERB = /_(list|get|poll)(_v\d+_\d+)?$/;
  * @property {string} [note]       how path parameters were chosen, or why a call failed
  */
 
-/** Path part of a server URL template: `https://{host}:{port}/api/svc/v3` -> `/api/svc/v3`. */
-export function serverBasePath(url) {
-  return String(url ?? '').replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/\/$/, '');
-}
-
-function deref(doc, value, hops = 0) {
-  if (!value || typeof value !== 'object' || typeof value.$ref !== 'string' || hops > 20) return value;
-  let node = doc;
-  for (const part of value.$ref.replace(/^#\//, '').split('/')) node = node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-  return deref(doc, node, hops + 1);
-}
-
 /**
  * The operations of a bundle that only read, in the order they are called: lists and polls
  * first (they yield real identifiers), then reads by identifier. Read-only means GET, or a POST
@@ -41,20 +30,14 @@ function deref(doc, value, hops = 0) {
  */
 export function readOnlyOperations(doc) {
   const out = [];
-  for (const [path, rawItem] of Object.entries(doc.paths ?? {})) {
-    const item = deref(doc, rawItem);
-    for (const method of METHODS) {
-      const op = deref(doc, item?.[method]);
-      if (!op) continue;
-      const id = op.operationId ?? '';
-      const readOnly = method === 'get' || (method === 'post' && READ_ONLY_VERB.test(id));
-      if (!readOnly) continue;
-      const ok = Object.entries(op.responses ?? {}).find(([s]) => /^2/.test(s));
-      const content = Object.keys(deref(doc, ok?.[1])?.content ?? {});
-      if (content.length && content.every((t) => !/json/.test(t))) continue; // a binary download
-      const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref(doc, p));
-      out.push({ method, path, operationId: id, op, parameters });
-    }
+  for (const { method, path, operationId, operation: op, parameters } of operations(doc)) {
+    const id = operationId ?? '';
+    const readOnly = method === 'get' || (method === 'post' && READ_ONLY_VERB.test(id));
+    if (!readOnly) continue;
+    const ok = Object.entries(op.responses ?? {}).find(([s]) => /^2/.test(s));
+    const content = Object.keys(deref(doc, ok?.[1])?.content ?? {});
+    if (content.length && content.every((t) => !/json/.test(t))) continue; // a binary download
+    out.push({ method, path, operationId: id, op, parameters });
   }
   const byId = (o) => (o.path.includes('{') ? 1 : 0);
   return out.sort((a, b) => byId(a) - byId(b));

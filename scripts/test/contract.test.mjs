@@ -6,7 +6,8 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apis } from '../lib/apis.mjs';
-import { readOnlyOperations, serverBasePath, violationsOf } from '../lib/contract-live.mjs';
+import { serverBasePath } from '@svc/oas';
+import { readOnlyOperations, violationsOf } from '../lib/contract-live.mjs';
 
 const SCRIPT = fileURLToPath(new URL('../contract.mjs', import.meta.url));
 const central = apis().find((a) => a.name === 'central');

@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
+import { operations } from '@svc/oas';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { apis } from '../../../scripts/lib/apis.mjs';
 
@@ -21,8 +22,7 @@ const header = [
 
 const check = process.argv.includes('--check');
 let stale = 0;
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
-const operations = {};
+const operationsByApi = {};
 
 /** Writes `text` to src/generated/<name>, or in --check mode counts it as stale when it differs. */
 function emit(name, text) {
@@ -42,9 +42,9 @@ function emit(name, text) {
 for (const api of apis()) {
   if (!existsSync(api.bundleJson)) throw new Error(`${api.bundleJson} is missing: run \`npm run bundle\` first`);
   const doc = JSON.parse(readFileSync(api.bundleJson, 'utf8'));
-  operations[api.name] = Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
-    METHODS.filter((m) => item[m]?.operationId).map((m) => [m.toUpperCase(), path, item[m].operationId]),
-  );
+  operationsByApi[api.name] = operations(doc)
+    .filter((o) => o.operationId)
+    .map((o) => [o.method.toUpperCase(), o.path, o.operationId]);
   const ast = await openapiTS(doc, {
     alphabetize: false,
     // A default is the server's, not a promise that the field is sent: `{}` is a valid list request.
@@ -57,7 +57,7 @@ for (const api of apis()) {
   emit(`${api.name}.ts`, header + astToString(ast));
 }
 
-const table = Object.entries(operations)
+const table = Object.entries(operationsByApi)
   .map(([name, ops]) => `  ${JSON.stringify(name)}: [\n${ops.map((op) => `    ${JSON.stringify(op)},`).join('\n')}\n  ],`)
   .join('\n');
 emit(

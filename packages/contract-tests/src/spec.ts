@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
+import { operations as bundleOperations, serverBasePath, type HttpMethod } from '@svc/oas';
 
 // ajv-formats is CommonJS: under NodeNext its function is the default export's default.
 const addFormats = (formats as unknown as { default: typeof formats.default }).default;
@@ -11,14 +12,12 @@ const addFormats = (formats as unknown as { default: typeof formats.default }).d
 /** Repository root (two levels above this package). */
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
-export const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'] as const;
-
 type Json = Record<string, any>;
 
 /** One operation of a bundle. */
 export interface Operation {
   api: string;
-  method: (typeof METHODS)[number];
+  method: HttpMethod;
   /** Path as written in the bundle, relative to the server base path, e.g. `/images/{uuid}`. */
   path: string;
   operationId: string;
@@ -37,35 +36,17 @@ export function loadBundle(api: string): Json {
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 
-/** Path part of a server URL template, e.g. `https://{host}:{port}/api/svc/v3` -> `/api/svc/v3`. */
-export function serverBasePath(url: string): string {
-  return url.replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/\/$/, '');
-}
-
-/** Every operation of a bundle, in document order. */
+/** Every operation of a bundle, in document order; `op.parameters` holds the path item's and its own, resolved. */
 export function operations(api: string, doc: Json = loadBundle(api)): Operation[] {
-  const basePath = serverBasePath(doc.servers?.[0]?.url ?? '');
-  const out: Operation[] = [];
-  for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
-    for (const method of METHODS) {
-      const op = item[method];
-      if (op) out.push({ api, method, path, operationId: op.operationId, basePath, op: { ...op, parameters: [...(item.parameters ?? []), ...(op.parameters ?? [])] } });
-    }
-  }
-  return out;
-}
-
-/** Follows a local `$ref` (`#/components/...`) inside a bundle. */
-export function deref<T = Json>(doc: Json, value: any): T {
-  let current = value;
-  while (current && typeof current.$ref === 'string' && current.$ref.startsWith('#/')) {
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .map((s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce((node: any, key: string) => node?.[key], doc);
-  }
-  return current as T;
+  const basePath = serverBasePath(doc.servers?.[0]?.url);
+  return bundleOperations(doc).map((o) => ({
+    api,
+    method: o.method,
+    path: o.path,
+    operationId: o.operationId ?? '',
+    basePath,
+    op: { ...o.operation, parameters: o.parameters },
+  }));
 }
 
 /** JSON pointer escaping of one segment. */

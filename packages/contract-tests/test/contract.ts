@@ -2,7 +2,8 @@
 // sl-violations check after every test, coverage of operations, and the error-status table.
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Client, Middleware } from 'openapi-fetch';
-import { deref, loadBundle, operations, responseSchemaPointer, SchemaValidator, type Operation } from '../src/spec.js';
+import { deref } from '@svc/oas';
+import { loadBundle, operations, responseSchemaPointer, SchemaValidator, type Operation } from '../src/spec.js';
 
 /** One exchange seen by the recorder. */
 export interface Exchange {

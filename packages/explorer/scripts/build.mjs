@@ -10,7 +10,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SERVER_INFO_PATH } from '../src/index.js';
-import { deref, withCodeSamples } from './code-samples.mjs';
+import { deref } from '@svc/oas';
+import { withCodeSamples } from './code-samples.mjs';
 
 const require = createRequire(import.meta.url);
 

@@ -9,8 +9,7 @@
 // The samples read the endpoint and the credentials from the environment (SVC_HOST, SVC_USER,
 // SVC_PASSWORD); they never hold a password.
 
-/** HTTP methods of a path item, in the order Swagger UI lists them. */
-export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+import { deref, operations, parametersOf } from '@svc/oas';
 
 /** Labels of the two samples (used by the page and the tests). */
 export const CURL_LABEL = 'curl';
@@ -18,28 +17,6 @@ export const CLIENT_LABEL = '@svc/client';
 
 /** Environment variables the samples read. */
 export const ENV = { host: 'SVC_HOST', user: 'SVC_USER', password: 'SVC_PASSWORD' };
-
-/**
- * Resolves a local `$ref` (`#/components/...`) of `document`, following chains of refs.
- * @param {any} document
- * @param {any} value
- * @returns {any}
- */
-export function deref(document, value) {
-  let current = value;
-  for (let depth = 0; current && typeof current === 'object' && typeof current.$ref === 'string'; depth++) {
-    if (depth > 32) throw new Error(`code samples: $ref cycle at ${value.$ref}`);
-    const ref = current.$ref;
-    if (!ref.startsWith('#/')) throw new Error(`code samples: only local $refs are supported, got ${ref}`);
-    current = ref
-      .slice(2)
-      .split('/')
-      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce((node, key) => (node == null ? undefined : node[key]), document);
-    if (current === undefined) throw new Error(`code samples: ${ref} does not resolve`);
-  }
-  return current;
-}
 
 /**
  * Name of the client factory of an API: `central` -> `createCentralClient`.
@@ -147,16 +124,6 @@ function successTypes(document, operation) {
     for (const type of Object.keys(deref(document, response).content ?? {})) types.add(type);
   }
   return [...types];
-}
-
-/** Parameters of an operation (path-item ones first, overridden by operation ones), resolved. */
-function parametersOf(document, pathItem, operation) {
-  const byKey = new Map();
-  for (const raw of [...(pathItem.parameters ?? []), ...(operation.parameters ?? [])]) {
-    const parameter = deref(document, raw);
-    byKey.set(`${parameter.in}:${parameter.name}`, parameter);
-  }
-  return [...byKey.values()];
 }
 
 /**
@@ -307,21 +274,6 @@ export function clientSample(api, document, path, method, pathItem, operation) {
 }
 
 /**
- * Every operation of a document: `{ path, method, pathItem, operation }`.
- * @param {any} document
- */
-export function operationsOf(document) {
-  const out = [];
-  for (const [path, rawItem] of Object.entries(document.paths ?? {})) {
-    const pathItem = deref(document, rawItem);
-    for (const method of METHODS) {
-      if (pathItem[method]) out.push({ path, method, pathItem, operation: pathItem[method] });
-    }
-  }
-  return out;
-}
-
-/**
  * A copy of `document` where every operation has `x-codeSamples` with the curl and the
  * @svc/client samples (after any samples the spec already has, with the same labels replaced).
  * @param {string} api the API name (`central`)
@@ -330,7 +282,7 @@ export function operationsOf(document) {
  */
 export function withCodeSamples(api, document) {
   const copy = structuredClone(document);
-  for (const { path, method, pathItem, operation } of operationsOf(copy)) {
+  for (const { path, method, pathItem, operation } of operations(copy)) {
     const ours = [
       { lang: 'Shell', label: CURL_LABEL, source: curlSample(copy, path, method, pathItem, operation) },
       { lang: 'TypeScript', label: CLIENT_LABEL, source: clientSample(api, copy, path, method, pathItem, operation) },

@@ -9,13 +9,12 @@ import {
   clientFactory,
   clientSample,
   curlSample,
-  deref,
-  operationsOf,
   serverOf,
   shellQuote,
   tsLiteral,
   withCodeSamples,
 } from '../scripts/code-samples.mjs';
+import { deref, operations } from '@svc/oas';
 import { apis } from '../../../scripts/lib/apis.mjs';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -77,7 +76,7 @@ describe('code samples', () => {
   });
 
   it('curl: -k, -u from the environment, the filled path and the JSON body', () => {
-    const [update] = operationsOf(doc);
+    const [update] = operations(doc);
     const curl = curlSample(doc, update.path, update.method, update.pathItem, update.operation);
     expect(curl).toContain('curl -k -u "$SVC_USER:$SVC_PASSWORD"');
     expect(curl).toContain('-X PUT "https://$SVC_HOST:9440/api/svc/v3/images/a%20b"');
@@ -86,7 +85,7 @@ describe('code samples', () => {
   });
 
   it('curl and client for a binary upload and download', () => {
-    const byId = Object.fromEntries(operationsOf(doc).map((o) => [o.operation.operationId, o]));
+    const byId = Object.fromEntries(operations(doc).map((o) => [o.operation.operationId, o]));
     const upload = byId.images_upload_file;
     const download = byId.images_download_file;
     const curl = curlSample(doc, upload.path, upload.method, upload.pathItem, upload.operation);
@@ -111,7 +110,7 @@ describe('code samples', () => {
     expect(out.paths['/images/{uuid}'].put['x-codeSamples'].map((s) => s.label)).toEqual(['go', 'curl', '@svc/client']);
     expect(out.paths['/images/{uuid}'].put['x-codeSamples'][1].source).not.toBe('old');
     expect(input.paths['/images/{uuid}'].put['x-codeSamples']).toHaveLength(2);
-    for (const { operation } of operationsOf(out)) expect(operation['x-codeSamples'].length).toBeGreaterThanOrEqual(2);
+    for (const { operation } of operations(out)) expect(operation['x-codeSamples'].length).toBeGreaterThanOrEqual(2);
   });
 });
 
@@ -123,7 +122,7 @@ describe('TypeScript samples of the bundles', () => {
     const files = [];
     for (const api of apis()) {
       const document = JSON.parse(readFileSync(api.bundleJson, 'utf8'));
-      for (const { operation } of operationsOf(withCodeSamples(api.name, document))) {
+      for (const { operation } of operations(withCodeSamples(api.name, document))) {
         const sample = operation['x-codeSamples'].find((s) => s.label === '@svc/client');
         const file = join(work, `${api.name}.${operation.operationId}.ts`);
         writeFileSync(file, sample.source);

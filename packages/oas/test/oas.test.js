@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { HTTP_METHODS, deref, operations, serverBasePath } from '../src/index.js';
+
+const doc = {
+  servers: [{ url: 'https://{host}:{port}/api/svc/v3' }],
+  paths: {
+    '/images/{uuid}': { $ref: '#/components/pathItems/image' },
+    '/tasks/list': { post: { operationId: 'tasks_list' } },
+  },
+  components: {
+    pathItems: {
+      image: {
+        parameters: [{ $ref: '#/components/parameters/uuid' }, { in: 'header', name: 'X-A', description: 'path level' }],
+        get: { operationId: 'images_get', parameters: [{ in: 'header', name: 'X-A', description: 'operation level' }] },
+        delete: { operationId: 'images_delete' },
+      },
+    },
+    parameters: { uuid: { $ref: '#/components/parameters/uuidTarget' }, uuidTarget: { in: 'path', name: 'uuid', required: true } },
+    schemas: { 'a/b': { type: 'string' }, 'c~d': { type: 'integer' }, loop: { $ref: '#/components/schemas/loop' } },
+  },
+};
+
+describe('deref', () => {
+  it('follows chains and escaped pointer segments; passes other values through', () => {
+    expect(deref(doc, { $ref: '#/components/parameters/uuid' })).toEqual({ in: 'path', name: 'uuid', required: true });
+    expect(deref(doc, { $ref: '#/components/schemas/a~1b' })).toEqual({ type: 'string' });
+    expect(deref(doc, { $ref: '#/components/schemas/c~0d' })).toEqual({ type: 'integer' });
+    expect(deref(doc, { $ref: '#/components/schemas/a%7E1b' })).toEqual({ type: 'string' });
+    expect(deref(doc, { type: 'number' })).toEqual({ type: 'number' });
+    expect(deref(doc, undefined)).toBeUndefined();
+  });
+
+  it('names the reference that is remote, dangling or cyclic', () => {
+    expect(() => deref(doc, { $ref: 'other.yaml#/x' })).toThrow(/other\.yaml#\/x: only local references/);
+    expect(() => deref(doc, { $ref: '#/components/schemas/none' })).toThrow(/#\/components\/schemas\/none does not resolve/);
+    expect(() => deref(doc, { $ref: '#/components/schemas/loop' })).toThrow(/a cycle/);
+  });
+});
+
+describe('operations', () => {
+  it('lists every operation in document order with resolved, merged parameters', () => {
+    const ops = operations(doc);
+    expect(ops.map((o) => `${o.method} ${o.path} ${o.operationId}`)).toEqual([
+      'get /images/{uuid} images_get',
+      'delete /images/{uuid} images_delete',
+      'post /tasks/list tasks_list',
+    ]);
+    expect(ops[0].parameters).toEqual([
+      { in: 'path', name: 'uuid', required: true },
+      { in: 'header', name: 'X-A', description: 'operation level' },
+    ]);
+    expect(ops[1].parameters.map((p) => p.description ?? p.name)).toEqual(['uuid', 'path level']);
+    expect(ops[2].parameters).toEqual([]);
+  });
+});
+
+describe('serverBasePath and HTTP_METHODS', () => {
+  it('takes the path of a server template', () => {
+    expect(serverBasePath(doc.servers[0].url)).toBe('/api/svc/v3');
+    expect(serverBasePath('https://{host}:{port}/api/svc/')).toBe('/api/svc');
+    expect(serverBasePath(undefined)).toBe('');
+  });
+
+  it('lists the eight methods of a path item', () => {
+    expect(HTTP_METHODS).toEqual(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+  });
+});
