@@ -11,29 +11,20 @@
 // Exit 0: nothing breaks (or a printed skip on the first commit); 1: breaking changes; 2: error.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parse } from 'yaml';
-import { root as thisRoot } from './lib/apis.mjs';
+import { apis, root as thisRoot } from './lib/apis.mjs';
+import { redocly } from './lib/redocly.mjs';
 import { breakingChanges } from './lib/breaking.mjs';
 import { resolveBase } from './lib/git-base.mjs';
 
-const require = createRequire(import.meta.url);
-const redocly = require.resolve('@redocly/cli/bin/cli.js');
-
 /** The APIs named in `<dir>/redocly.yaml`, bundled to JSON into `out`. */
 function bundleAll(dir, out) {
-  const config = parse(readFileSync(join(dir, 'redocly.yaml'), 'utf8'));
   const docs = new Map();
-  for (const name of Object.keys(config.apis ?? {})) {
+  for (const { name } of apis(dir)) {
     const file = join(out, `${name}.json`);
-    execFileSync(process.execPath, [redocly, 'bundle', name, '--output', file], {
-      cwd: dir,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', REDOCLY_TELEMETRY: 'off' },
-    });
+    redocly(['bundle', name, '--output', file], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
     docs.set(name, JSON.parse(readFileSync(file, 'utf8')));
   }
   return docs;

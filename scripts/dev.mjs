@@ -5,7 +5,6 @@
 // The page is served through a small reload front (scripts/lib/dev.mjs) in front of the
 // explorer: it adds an EventSource script to the HTML, so the explorer package is unchanged.
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { watch } from 'chokidar';
@@ -13,9 +12,8 @@ import { startMock } from '@svc/mock';
 import { startExplorer } from '@svc/explorer';
 import { apis, root } from './lib/apis.mjs';
 import { affectedApis, debounceCollect, startReloadFront } from './lib/dev.mjs';
+import { redoclyCli, redoclyEnv } from './lib/redocly.mjs';
 
-const require = createRequire(import.meta.url);
-const redocly = require.resolve('@redocly/cli/bin/cli.js');
 const specDir = join(root, 'spec');
 const explorerDir = join(root, 'packages', 'explorer', 'dist');
 
@@ -34,7 +32,7 @@ function step(label, args) {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
       encoding: 'utf8',
-      env: { ...process.env, REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', REDOCLY_TELEMETRY: 'off' },
+      env: redoclyEnv(),
       maxBuffer: 64 * 1024 * 1024,
     });
     console.log(`  ok   ${label} (${Date.now() - started} ms)`);
@@ -48,7 +46,7 @@ function step(label, args) {
 /** Lint, bundle and Spectral for each API, then types and explorer once. Returns whether all passed. */
 function rebuild(names) {
   for (const name of names) {
-    if (!step(`redocly lint ${name}`, [redocly, 'lint', name, '--format', 'codeframe'])) return false;
+    if (!step(`redocly lint ${name}`, [redoclyCli, 'lint', name, '--format', 'codeframe'])) return false;
     if (!step(`bundle ${name}`, [join(root, 'scripts', 'bundle.mjs'), name])) return false;
     if (!step(`spectral ${name}`, [join(root, 'scripts', 'lint-spectral.mjs'), name])) return false;
   }

@@ -8,16 +8,17 @@ import { parse } from 'yaml';
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
- * The APIs declared in redocly.yaml.
+ * The APIs declared in `<dir>/redocly.yaml` (this repository's by default).
+ * @param {string} [dir] a checkout of this repository, e.g. the merge base unpacked by `npm run breaking`
  * @returns {{ name: string, root: string, bundle: string, bundleJson: string }[]}
- *   `root` is the source root document, `bundle`/`bundleJson` the bundled outputs; all absolute.
+ *   `root` is the source root document, `bundle`/`bundleJson` the bundled outputs in `<dir>/dist`; all absolute.
  */
-export function apis() {
-  const config = parse(readFileSync(join(root, 'redocly.yaml'), 'utf8'));
-  return Object.entries(config.apis).map(([name, api]) => ({
+export function apis(dir = root) {
+  const config = parse(readFileSync(join(dir, 'redocly.yaml'), 'utf8'));
+  return Object.entries(config.apis ?? {}).map(([name, api]) => ({
     name,
-    root: join(root, api.root),
-    bundle: join(root, 'dist', `${name}.yaml`),
-    bundleJson: join(root, 'dist', `${name}.json`),
+    root: join(dir, api.root),
+    bundle: join(dir, 'dist', `${name}.yaml`),
+    bundleJson: join(dir, 'dist', `${name}.json`),
   }));
 }

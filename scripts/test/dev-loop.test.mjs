@@ -2,7 +2,7 @@
 // editors do (a new file renamed over the old one), and checking what the author sees: a reload
 // after a good save, none after a bad one, and the rebuilt spec served to the explorer.
 import { spawn, execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,15 +27,17 @@ function save(file, text) {
 async function until(read, pattern, ms) {
   const started = Date.now();
   while (!pattern.test(read())) {
+    if (child?.exitCode !== null && child?.exitCode !== undefined) throw new Error(`dev exited with code ${child.exitCode} while waiting for ${pattern}:\n${output}`);
     if (Date.now() - started > ms) throw new Error(`timed out waiting for ${pattern}; saw:\n${read()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
 beforeAll(async () => {
-  // The tracked files as they are in the working tree, and the installed packages by link.
-  const files = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
+  // The working tree's files that git tracks or would track, and the installed packages by link.
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
   for (const file of files) {
+    if (!existsSync(join(root, file))) continue; // deleted in the working tree
     mkdirSync(dirname(join(copy, file)), { recursive: true });
     cpSync(join(root, file), join(copy, file));
   }
