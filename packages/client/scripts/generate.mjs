@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { operations } from '@svc/oas';
+import { operations, serverBasePath } from '@svc/oas';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { apis } from '../../../scripts/lib/apis.mjs';
 
@@ -23,6 +23,7 @@ const header = [
 const check = process.argv.includes('--check');
 let stale = 0;
 const operationsByApi = {};
+const basePaths = {};
 
 /** Writes `text` to src/generated/<name>, or in --check mode counts it as stale when it differs. */
 function emit(name, text) {
@@ -42,6 +43,7 @@ function emit(name, text) {
 for (const api of apis()) {
   if (!existsSync(api.bundleJson)) throw new Error(`${api.bundleJson} is missing: run \`npm run bundle\` first`);
   const doc = JSON.parse(readFileSync(api.bundleJson, 'utf8'));
+  basePaths[api.name] = serverBasePath(doc.servers?.[0]?.url);
   operationsByApi[api.name] = operations(doc)
     .filter((o) => o.operationId)
     .map((o) => [o.method.toUpperCase(), o.path, o.operationId]);
@@ -72,6 +74,9 @@ emit(
     '',
     '/** The APIs of this package, as named in redocly.yaml. */',
     'export type ApiName = keyof typeof operationTable;',
+    '',
+    '/** The base path of each API\'s first (preferred) server, which `host` options are completed with. */',
+    `export const serverBasePaths = ${JSON.stringify(basePaths)} as const satisfies Record<ApiName, string>;`,
     '',
   ].join('\n'),
 );

@@ -2,7 +2,7 @@ import createClient, { createQuerySerializer, type Client } from 'openapi-fetch'
 import type { components as centralComponents, operations as centralOperations, paths as centralPaths } from './generated/central.js';
 import type { components as elementComponents, operations as elementOperations, paths as elementPaths } from './generated/element.js';
 import type { components as objectsComponents, operations as objectsOperations, paths as objectsPaths } from './generated/objects.js';
-import type { ApiName } from './generated/operations.js';
+import { serverBasePaths, type ApiName } from './generated/operations.js';
 import { isBinaryBody } from './binary.js';
 import { basicAuth, checkOptions, type ClientOptions } from './options.js';
 import { createDispatcher, createTransport } from './transport.js';
@@ -34,7 +34,6 @@ export function bodySerializer(body: unknown): BodyInit {
   return isBinaryBody(body) ? (body as BodyInit) : JSON.stringify(body);
 }
 
-const BASE_PATHS: Record<ApiName, string> = { central: '/api/svc/v3', element: '/api/svc', objects: '/oss/api/svc/v3' };
 const NAMES: Record<ApiName, string> = { central: 'CentralClient', element: 'ElementClient', objects: 'ObjectsClient' };
 
 type FetchFn = (input: Request) => Promise<Response>;
@@ -46,7 +45,7 @@ interface Core<Paths extends {}> {
 }
 
 function create<Paths extends {}>(api: ApiName, options: ClientOptions): Core<Paths> {
-  const resolved = checkOptions(options, BASE_PATHS[api]);
+  const resolved = checkOptions(options, serverBasePaths[api]);
   // Without TLS options or a time limit, Node's own dispatcher does: an npm undici Agent under
   // Node 20's fetch costs ~10% of a loopback call (see the benchmark).
   const dispatcher = resolved.tls.insecure || resolved.tls.ca || resolved.ownTimeout ? createDispatcher(resolved.tls, resolved.timeoutMs) : undefined;
