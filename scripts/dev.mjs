@@ -13,16 +13,13 @@ import { startExplorer } from '@svc/explorer';
 import { apis, root } from './lib/apis.mjs';
 import { affectedApis, debounceCollect, startReloadFront } from './lib/dev.mjs';
 import { redoclyCli, redoclyEnv } from './lib/redocly.mjs';
+import { onPortOrFree, portOption, startMocks } from './lib/serve.mjs';
 
 const specDir = join(root, 'spec');
 const explorerDir = join(root, 'packages', 'explorer', 'dist');
 
 const { values } = parseArgs({ options: { port: { type: 'string', default: '8080' } } });
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`--port must be a port number from 0 to 65535; got "${values.port}"`);
-  process.exit(2);
-}
+const port = portOption('port', values.port);
 
 /** Runs one step; prints its output only when it fails. Returns whether it passed. */
 function step(label, args) {
@@ -58,13 +55,9 @@ const all = apis();
 console.log('dev: first build of every API');
 if (!rebuild(all.map((a) => a.name))) console.log('dev: the first build failed; fix the file and save, the watcher is on');
 
-const mocks = new Map();
-for (const api of all) mocks.set(api.name, await startMock({ document: api.bundle }));
+const mocks = await startMocks(0);
 const explorer = await startExplorer({ dir: explorerDir, mocks: Object.fromEntries([...mocks].map(([n, m]) => [n, m.url])) });
-const front = await startReloadFront({ upstream: explorer.url, port }).catch(async (e) => {
-  console.warn(`dev: port ${port} is not free (${e.code ?? e.message}); using a free port`);
-  return startReloadFront({ upstream: explorer.url, port: 0 });
-});
+const front = await onPortOrFree((p) => startReloadFront({ upstream: explorer.url, port: p }), port);
 
 let busy = Promise.resolve();
 const onChanges = debounceCollect((files) => {

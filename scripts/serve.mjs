@@ -6,9 +6,9 @@
 import { parseArgs } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startMock } from '@svc/mock';
 import { startExplorer } from '@svc/explorer';
-import { apis, root } from './lib/apis.mjs';
+import { root } from './lib/apis.mjs';
+import { onPortOrFree, portOption, startMocks } from './lib/serve.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -32,16 +32,6 @@ if (values.ca !== undefined) {
   }
 }
 
-/** A port number from an option, or exit with a message naming the option. */
-function portOption(name, value) {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`--${name} must be a port number from 0 to 65535; got "${value}"`);
-    process.exit(2);
-  }
-  return port;
-}
-
 const explorerPort = portOption('port', values.port);
 const firstMockPort = portOption('mock-port', values['mock-port']);
 const explorerDir = join(root, 'packages', 'explorer', 'dist');
@@ -50,32 +40,14 @@ if (!existsSync(explorerDir)) {
   process.exit(2);
 }
 
-/** Starts on the wanted port, or on a free one when it is taken. */
-async function onPortOrFree(start, port) {
-  try {
-    return await start(port);
-  } catch (error) {
-    if (port === 0) throw error;
-    console.warn(`port ${port} is not free (${error.message.split('\n')[0]}); using a free port`);
-    return start(0);
-  }
-}
-
-const mocks = {};
-const running = [];
-let n = 0;
-for (const api of apis()) {
-  const port = firstMockPort === 0 ? 0 : firstMockPort + n++;
-  const mock = await onPortOrFree((p) => startMock({ document: api.bundle, port: p || undefined }), port);
-  running.push(mock);
-  mocks[api.name] = mock.url;
-}
-const explorer = await onPortOrFree((p) => startExplorer({ dir: explorerDir, port: p, mocks, ca }), explorerPort);
-running.push(explorer);
+const mocks = await startMocks(firstMockPort);
+const mockUrls = Object.fromEntries([...mocks].map(([name, mock]) => [name, mock.url]));
+const explorer = await onPortOrFree((p) => startExplorer({ dir: explorerDir, port: p, mocks: mockUrls, ca }), explorerPort);
+const running = [...mocks.values(), explorer];
 
 console.log('');
-for (const [name, url] of Object.entries(mocks)) console.log(`mock      ${name.padEnd(8)} ${url}   (Prism; any user and password)`);
-console.log(`explorer           ${explorer.url.replace(/\/?$/, "/")}`);
+for (const [name, url] of Object.entries(mockUrls)) console.log(`mock      ${name.padEnd(8)} ${url}   (Prism; any user and password)`);
+console.log(`explorer           ${explorer.url.replace(/\/?$/, '/')}`);
 console.log('\nReal endpoints: pick the https server in the explorer, set host and port; requests go through');
 console.log('the explorer (tick "Self-signed certificate" for an endpoint with its own certificate).');
 console.log('\nCtrl-C stops them.');
