@@ -1,11 +1,12 @@
 // Serves the built API explorer, proxies "Try it out" requests to local mocks and forwards them
-// to real endpoints that the user names. Node built-ins only.
+// to real endpoints that the user names. Node built-ins, and @svc/oas for the servers' base paths.
 import { createServer, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { existsSync, readFileSync, statSync, createReadStream } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
+import { serverBasePath } from '@svc/oas';
 
 /** Content types of the files of the built folder. */
 export const CONTENT_TYPES = {
@@ -72,11 +73,7 @@ const HOP_BY_HOP = new Set([
  * @returns {string} a path starting with `/` without a trailing `/`, or `''`
  */
 export function basePathOf(document) {
-  const url = document?.servers?.[0]?.url;
-  if (typeof url !== 'string') return '';
-  const path = url.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/]*/, '').replace(/[?#].*$/, '');
-  const normalised = path.startsWith('/') ? path : `/${path}`;
-  return normalised.replace(/\/+$/, '');
+  return serverBasePath(document?.servers?.[0]?.url);
 }
 
 /**

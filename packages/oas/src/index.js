@@ -31,12 +31,15 @@ export function deref(doc, value) {
 }
 
 /**
- * The path part of a server URL template: `https://{host}:{port}/api/svc/v3` -> `/api/svc/v3`.
+ * The path part of a server URL template: `https://{host}:{port}/api/svc/v3` -> `/api/svc/v3`,
+ * `/api/x/` -> `/api/x`.
  * @param {string | undefined} url
- * @returns {string} without a trailing slash; `''` for none
+ * @returns {string} a path starting with `/` without a trailing `/`; `''` for none or the root
  */
 export function serverBasePath(url) {
-  return String(url ?? '').replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/\/$/, '');
+  if (typeof url !== 'string') return '';
+  const path = url.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/]*/, '').replace(/[?#].*$/, '');
+  return (path.startsWith('/') ? path : `/${path}`).replace(/\/+$/, '');
 }
 
 /**

@@ -58,6 +58,8 @@ describe('serverBasePath and HTTP_METHODS', () => {
   it('takes the path of a server template', () => {
     expect(serverBasePath(doc.servers[0].url)).toBe('/api/svc/v3');
     expect(serverBasePath('https://{host}:{port}/api/svc/')).toBe('/api/svc');
+    expect(serverBasePath('/api/x/?q#f')).toBe('/api/x');
+    expect(serverBasePath('http://h')).toBe('');
     expect(serverBasePath(undefined)).toBe('');
   });
 
