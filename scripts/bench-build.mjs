@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { root } from './lib/apis.mjs';
+import { root } from '@svc/oas/apis';
 
 const require = createRequire(import.meta.url);
 const TASKS = ['lint:redocly', 'lint:spectral', 'typecheck'];

@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { apis, root as thisRoot } from './lib/apis.mjs';
+import { apis, root as thisRoot } from '@svc/oas/apis';
 import { redocly } from './lib/redocly.mjs';
 import { breakingChanges } from './lib/breaking.mjs';
 import { resolveBase } from './lib/git-base.mjs';

@@ -1,5 +1,5 @@
 // Bundles every API of redocly.yaml into dist/<api>.yaml and dist/<api>.json with `redocly bundle`.
-import { apis, root } from './lib/apis.mjs';
+import { apis, root } from '@svc/oas/apis';
 import { redocly } from './lib/redocly.mjs';
 
 const only = process.argv.slice(2);

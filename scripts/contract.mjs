@@ -6,7 +6,7 @@
 // Exit 0: every response conforms; 1: violations; 2: usage or start-up error.
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { apis } from './lib/apis.mjs';
+import { apis } from '@svc/oas/apis';
 import { startProxy } from '@svc/mock';
 import { serverBasePath } from '@svc/oas';
 import { formatReport, runReadOnly } from './lib/contract-live.mjs';

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { watch } from 'chokidar';
 import { startMock } from '@svc/mock';
 import { startExplorer } from '@svc/explorer';
-import { apis, root } from './lib/apis.mjs';
+import { apis, root } from '@svc/oas/apis';
 import { affectedApis, debounceCollect, startReloadFront } from './lib/dev.mjs';
 import { redoclyCli, redoclyEnv } from './lib/redocly.mjs';
 import { onPortOrFree, portOption, startMocks } from './lib/serve.mjs';

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
-import { apis, root } from './lib/apis.mjs';
+import { apis, root } from '@svc/oas/apis';
 import { sourceLocation } from './lib/source-map.mjs';
 
 const require = createRequire(import.meta.url);

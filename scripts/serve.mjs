@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startExplorer } from '@svc/explorer';
-import { root } from './lib/apis.mjs';
+import { root } from '@svc/oas/apis';
 import { onPortOrFree, portOption, startMocks } from './lib/serve.mjs';
 
 const { values } = parseArgs({

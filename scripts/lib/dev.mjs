@@ -12,7 +12,7 @@ export const EVENTS_PATH = '/__dev/events';
  * (`spec/central/...`) affects that API; any other file under `spec/` (`spec/common/...`) may be
  * referenced by every API, so it affects all of them.
  * @param {string[]} files    absolute paths of changed files
- * @param {{ name: string, root: string }[]} apiList  from scripts/lib/apis.mjs (absolute roots)
+ * @param {{ name: string, root: string }[]} apiList  from `@svc/oas/apis` (absolute roots)
  * @param {string} specDir    absolute path of `spec/`
  * @returns {string[]} API names, in the order of `apiList`
  */

@@ -1,7 +1,7 @@
 // Runs the Redocly CLI of this repository's node_modules, quietly (no update notice, no telemetry).
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { root } from './apis.mjs';
+import { root } from '@svc/oas/apis';
 
 const require = createRequire(import.meta.url);
 

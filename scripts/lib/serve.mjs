@@ -1,6 +1,6 @@
 // What `npm run serve` and `npm run dev` share: port options, a free-port fallback, the mocks.
 import { startMock } from '@svc/mock';
-import { apis } from './apis.mjs';
+import { apis } from '@svc/oas/apis';
 
 /**
  * A port number from a command-line option, or exit 2 with a message naming the option.

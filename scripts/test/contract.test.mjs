@@ -5,7 +5,7 @@ import { createServer as createTlsServer } from 'node:https';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apis } from '../lib/apis.mjs';
+import { apis } from '@svc/oas/apis';
 import { serverBasePath } from '@svc/oas';
 import { readOnlyOperations, violationsOf } from '../lib/contract-live.mjs';
 

@@ -2,11 +2,11 @@
 // editors do (a new file renamed over the old one), and checking what the author sees: a reload
 // after a good save, none after a bad one, and the rebuilt spec served to the explorer.
 import { spawn, execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { root } from '../lib/apis.mjs';
+import { root } from '@svc/oas/apis';
 import { EVENTS_PATH } from '../lib/dev.mjs';
 
 const copy = mkdtempSync(join(tmpdir(), 'svc-dev-loop-'));
@@ -41,7 +41,15 @@ beforeAll(async () => {
     mkdirSync(dirname(join(copy, file)), { recursive: true });
     cpSync(join(root, file), join(copy, file));
   }
-  symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'));
+  // The installed packages by link, but the workspace packages (@svc/*) from the copy, so that
+  // the copy's scripts find the copy's root and not this one.
+  mkdirSync(join(copy, 'node_modules', '@svc'), { recursive: true });
+  for (const entry of readdirSync(join(root, 'node_modules'))) {
+    if (entry !== '@svc') symlinkSync(join(root, 'node_modules', entry), join(copy, 'node_modules', entry));
+  }
+  for (const name of readdirSync(join(root, 'node_modules', '@svc'))) {
+    symlinkSync(realpathSync(join(root, 'node_modules', '@svc', name)).replace(root, copy), join(copy, 'node_modules', '@svc', name));
+  }
   symlinkSync(join(root, 'packages', 'contract-tests', 'node_modules'), join(copy, 'packages', 'contract-tests', 'node_modules'));
 
   child = spawn(process.execPath, [join(copy, 'scripts', 'dev.mjs'), '--port', '0'], { cwd: copy, stdio: ['ignore', 'pipe', 'pipe'] });

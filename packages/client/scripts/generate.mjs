@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { operations, serverBasePath } from '@svc/oas';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { apis } from '../../../scripts/lib/apis.mjs';
+import { apis } from '@svc/oas/apis';
 
 const out = new URL('../src/generated/', import.meta.url);
 mkdirSync(out, { recursive: true });

@@ -1,7 +1,6 @@
 // Reads the bundled descriptions and validates payloads against their schemas with Ajv (JSON Schema 2020-12).
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { operations as bundleOperations, serverBasePath, type HttpMethod } from '@svc/oas';
@@ -9,8 +8,10 @@ import { operations as bundleOperations, serverBasePath, type HttpMethod } from 
 // ajv-formats is CommonJS: under NodeNext its function is the default export's default.
 const addFormats = (formats as unknown as { default: typeof formats.default }).default;
 
-/** Repository root (two levels above this package). */
-export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+import { root as repoRoot } from '@svc/oas/apis';
+
+/** Repository root. */
+export { repoRoot };
 
 type Json = Record<string, any>;
 

@@ -1,13 +1,14 @@
-// Validates the real-world payloads of ../shared/conformance against the bundled schemas,
-// as that folder's README says: `valid` with formats and patterns, `valid-shape` without,
-// `informational` reported but not required. A failure names the file and the field.
+// Validates the real-world payloads of conformance/ against the bundled schemas, as that
+// folder's README says: `valid` with formats and patterns, `valid-shape` without, and
+// `informational` must stay invalid (the spec is not loosened for a client's mock).
+// A failure names the file and the field.
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { apis } from '../../../scripts/lib/apis.mjs';
+import { apis } from '@svc/oas/apis';
 import { loadBundle, repoRoot, requestSchemaPointer, responseSchemaPointer, SchemaValidator } from '../src/spec.js';
 
-const dir = process.env.SVC_CONFORMANCE_DIR ?? join(repoRoot, '..', 'shared', 'conformance');
+const dir = process.env.SVC_CONFORMANCE_DIR ?? join(repoRoot, 'packages', 'contract-tests', 'conformance');
 
 interface Payload {
   source: string;

@@ -1,7 +1,7 @@
 // Starts one Prism mock per bundled API on a free 127.0.0.1 port, shared by every test file.
 import type { TestProject } from 'vitest/node';
 import { startMock } from '@svc/mock';
-import { apis } from '../../../scripts/lib/apis.mjs';
+import { apis } from '@svc/oas/apis';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -15,7 +15,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { build } from '../scripts/build.mjs';
 import { startExplorer } from '../src/index.js';
-import { apis } from '../../../scripts/lib/apis.mjs';
+import { apis } from '@svc/oas/apis';
 
 const require = createRequire(import.meta.url);
 const { values } = parseArgs({ options: { loads: { type: 'string', default: '7' } } });

@@ -8,9 +8,10 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { SERVER_INFO_PATH } from '../src/index.js';
 import { deref } from '@svc/oas';
+import { apis } from '@svc/oas/apis';
 import { withCodeSamples } from './code-samples.mjs';
 
 const require = createRequire(import.meta.url);
@@ -35,12 +36,10 @@ export const SWAGGER_UI_ASSETS = [
 ];
 
 /**
- * The bundled APIs of the repository, from `scripts/lib/apis.mjs` (which reads redocly.yaml).
+ * The bundled APIs of the repository, from `@svc/oas/apis` (which reads redocly.yaml).
  * @returns {Promise<{ name: string, bundleJson: string }[]>}
  */
 export async function repositoryApis() {
-  const lib = join(packageDir, '..', '..', 'scripts', 'lib', 'apis.mjs');
-  const { apis } = await import(pathToFileURL(lib).href);
   return apis().map(({ name, bundleJson }) => ({ name, bundleJson }));
 }
 
@@ -142,7 +141,7 @@ export function withInlinePathParameters(document) {
  * @param {object} [options]
  * @param {string} [options.outDir]  output folder; `packages/explorer/dist` by default
  * @param {{ name: string, bundleJson: string }[]} [options.apis]
- *   the APIs to include; by default those of the repository (`scripts/lib/apis.mjs`)
+ *   the APIs to include; by default those of the repository (`@svc/oas/apis`)
  * @returns {Promise<{ outDir: string, apis: { name: string, displayName: string, spec: string }[] }>}
  *   `spec` is the path of the spec relative to `outDir` (`specs/central.json`)
  * @throws {Error} when there is no API, a bundle is missing (run `npm run bundle`) or is not

@@ -13,7 +13,7 @@ import selfsigned from 'selfsigned';
 import { startMock } from '@svc/mock';
 import { build } from '../scripts/build.mjs';
 import { startExplorer } from '../src/index.js';
-import { apis } from '../../../scripts/lib/apis.mjs';
+import { apis } from '@svc/oas/apis';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 // The README's picture is refreshed on request (UPDATE_SCREENSHOT=1 npm test); otherwise the

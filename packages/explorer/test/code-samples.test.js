@@ -15,7 +15,7 @@ import {
   withCodeSamples,
 } from '../scripts/code-samples.mjs';
 import { deref, operations } from '@svc/oas';
-import { apis } from '../../../scripts/lib/apis.mjs';
+import { apis } from '@svc/oas/apis';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 

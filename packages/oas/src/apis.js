@@ -4,14 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 
-/** Absolute path of the repository root. */
-export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** Absolute path of the repository root (this package lives in `packages/oas`). */
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /**
  * The APIs declared in `<dir>/redocly.yaml` (this repository's by default).
  * @param {string} [dir] a checkout of this repository, e.g. the merge base unpacked by `npm run breaking`
  * @returns {{ name: string, root: string, bundle: string, bundleJson: string }[]}
  *   `root` is the source root document, `bundle`/`bundleJson` the bundled outputs in `<dir>/dist`; all absolute.
+ * @throws {Error} when `<dir>/redocly.yaml` is missing or is not YAML
  */
 export function apis(dir = root) {
   const config = parse(readFileSync(join(dir, 'redocly.yaml'), 'utf8'));
