@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import ts from 'typescript';
 import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ import { build } from '../scripts/build.mjs';
 import { startExplorer } from '../src/index.js';
 import { apis } from '@svc/oas/apis';
 
+const require = createRequire(import.meta.url);
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(packageDir, '..', '..');
 // The README's picture is refreshed on request (UPDATE_SCREENSHOT=1 npm test); otherwise the
@@ -435,6 +437,99 @@ describe('error answers explained', () => {
     await execute(op);
     await expect.poll(() => op.locator('.svc-explanation').innerText(), { timeout: 15_000 }).toContain('Choose the file to upload first');
     expect(await op.locator('.live-responses-table').count()).toBe(0);
+  });
+});
+
+describe('quality of the page', () => {
+  /** axe-core's serious and critical violations on the page as it is now (rule id and targets). */
+  async function seriousViolations(p) {
+    await p.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    const result = await p.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  }
+
+  it('wears the svc brand, not the Swagger logo', async () => {
+    await page.goto(`${explorer.url}?api=central`);
+    await page.locator('.svc-logo').waitFor({ timeout: 15_000 });
+    expect(await page.locator('.topbar .svc-logo').innerText()).toMatch(/svc\s*API explorer/);
+    expect(await page.locator('.topbar a svg, .topbar img').count()).toBe(0);
+    expect(await page.locator('.topbar').innerText()).not.toMatch(/swagger|smartbear/i);
+  });
+
+  for (const scheme of ['light', 'dark']) {
+    it(`has no serious or critical axe-core violation (${scheme}): list, open operation with an answer, search`, async () => {
+      const p = await browser.newPage({ viewport: { width: 1280, height: 1600 }, colorScheme: scheme });
+      try {
+        await p.goto(`${explorer.url}?api=central#/Images/images_list`);
+        const op = p.locator('.opblock[id$="-images_list"]');
+        await op.locator('.svc-code-samples').waitFor({ timeout: 15_000 });
+        expect(await p.evaluate(() => document.documentElement.classList.contains('dark-mode'))).toBe(scheme === 'dark');
+        await op.locator('button.execute').click();
+        await op.locator('.svc-explanation').waitFor({ timeout: 30_000 }); // a 401, explained
+        expect(await seriousViolations(p)).toEqual([]);
+        await p.locator('#svc-search-input').fill('zzz-nothing');
+        await p.locator('.svc-no-match').waitFor();
+        expect(await seriousViolations(p)).toEqual([]);
+      } finally {
+        await p.close();
+      }
+    });
+  }
+
+  it('dark mode: the inactive code-sample tab is not a blank white box', async () => {
+    const p = await browser.newPage({ viewport: { width: 1280, height: 1200 }, colorScheme: 'dark' });
+    try {
+      await p.goto(`${explorer.url}?api=central#/Images/images_list`);
+      const tab = p.locator('.opblock[id$="-images_list"] .svc-code-sample-tab:not(.active)').first();
+      await tab.waitFor({ timeout: 15_000 });
+      const colors = await tab.evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { background: style.backgroundColor, color: style.color, text: el.innerText };
+      });
+      expect(colors.text).toBe('@svc/client');
+      expect(colors.background).not.toBe('rgb(255, 255, 255)');
+      expect(colors.color).not.toBe(colors.background);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('shows a focus ring on what the keyboard reaches', async () => {
+    await page.goto(`${explorer.url}?api=central`);
+    await page.locator('#svc-search-input').waitFor({ timeout: 15_000 });
+    await page.locator('.opblock').first().waitFor({ timeout: 15_000 });
+    const rings = [];
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      rings.push(await page.evaluate(() => {
+        const el = document.activeElement;
+        const style = getComputedStyle(el);
+        return { what: `${el.tagName} ${el.className || el.id}`, outline: style.outlineStyle, width: parseFloat(style.outlineWidth) };
+      }));
+    }
+    expect(rings.some((r) => r.what.includes('svc-search-input') || r.what.startsWith('INPUT'))).toBe(true);
+    for (const ring of rings.filter((r) => r.what !== 'BODY ')) {
+      expect(ring, ring.what).toMatchObject({ outline: 'solid' });
+      expect(ring.width, ring.what).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('390 px wide: the operations come first, the introduction after them', async () => {
+    const p = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      await p.goto(`${explorer.url}?api=central`);
+      await p.locator('.opblock').first().waitFor({ timeout: 15_000 });
+      const top = (selector) => p.locator(selector).first().evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+      const firstOperation = await top('.opblock');
+      expect(firstOperation).toBeLessThan(844); // on the first screen
+      expect(await top('.information-container')).toBeGreaterThan(firstOperation);
+      expect(await top('.scheme-container')).toBeGreaterThan(firstOperation);
+      expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    } finally {
+      await p.close();
+    }
   });
 });
 

@@ -2,6 +2,7 @@
 // its imports into dist/explorer.js (one classic script, so that the page also works opened from
 // disk), after `window.SVC_EXPLORER = { apis: [{ api, name, url }], index: [...] }`.
 /* global SwaggerUIBundle, SwaggerUIStandalonePreset */
+import { keepAccessible } from './a11y.js';
 import { explain } from './errors.js';
 import { LABELS, samplesOf } from './samples.js';
 import { matches, operationLink, queryWords, search } from './search.js';
@@ -318,13 +319,13 @@ function ExplorerPlugin(system) {
     const id = 'svc-samples-' + method + path.replace(/[^A-Za-z0-9]+/g, '-');
     return h('section', { className: 'svc-code-samples', 'aria-labelledby': id + '-title' },
       h('div', { className: 'opblock-section-header' }, h('h4', { className: 'opblock-title', id: id + '-title' }, 'Code samples (follow the form and the server)')),
-      h('div', { className: 'svc-code-samples-tabs', role: 'tablist', 'aria-label': 'Language' },
+      h('div', { className: 'svc-code-samples-bar' }, h('div', { className: 'svc-code-samples-tabs', role: 'tablist', 'aria-label': 'Language' },
         samples.map((sample, i) => h('button', {
           key: sample.label, type: 'button', role: 'tab', id: id + '-tab-' + i, 'aria-controls': id + '-panel',
           'aria-selected': i === index ? 'true' : 'false', tabIndex: i === index ? 0 : -1,
           className: 'svc-code-sample-tab' + (i === index ? ' active' : ''),
           onClick: () => { select(i); setCopied(false); },
-        }, sample.label)),
+        }, sample.label))),
         h('button', {
           type: 'button', className: 'btn svc-code-sample-copy',
           onClick: () => {
@@ -469,7 +470,7 @@ function ExplorerPlugin(system) {
       h(Topbar),
       h('div', { className: 'svc-columns' },
         h(Sidebar, { sys: system }),
-        h('main', { className: 'svc-main', id: 'svc-main' },
+        h('div', { className: 'svc-main', id: 'svc-main' },
           h(StartHere, { sys: system }),
           h(BaseLayout))));
   }
@@ -645,6 +646,7 @@ function start(urls) {
         notice.textContent = unknownApi;
         document.getElementById('swagger-ui').prepend(notice);
       }
+      keepAccessible(document.getElementById('swagger-ui'));
       // A link pasted into the address bar of an open page changes only the fragment: open it too.
       window.addEventListener('hashchange', () => {
         let hash;
