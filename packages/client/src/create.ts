@@ -1,9 +1,9 @@
 // The part every API client shares: options checked, the transport, basic auth, the printable label.
-import createClient, { createQuerySerializer, type Client } from 'openapi-fetch';
+import createClient, { createQuerySerializer, type Client, type Middleware } from 'openapi-fetch';
 import { serverBasePaths, type ApiName } from './generated/operations.js';
 import { isBinaryBody } from './binary.js';
 import { basicAuth, checkOptions, type ClientOptions } from './options.js';
-import { createDispatcher, createTransport } from './transport.js';
+import { createDispatcher, createTransport, operationTagger } from './transport.js';
 import { ClientRequest } from './request.js';
 import { InvalidArgumentError } from './errors.js';
 
@@ -41,7 +41,6 @@ export function createCore<Paths extends {}>(api: ApiName, options: ClientOption
   // Node 20's fetch costs ~10% of a loopback call (see the benchmark).
   const dispatcher = resolved.tls.insecure || resolved.tls.ca || resolved.ownTimeout ? createDispatcher(resolved.tls, resolved.timeoutMs) : undefined;
   const basePath = new URL(resolved.baseUrl).pathname.replace(/\/+$/, '');
-  const auth = basicAuth(options.username, options.password);
   // signalTimeoutMs: an injected fetch may ignore the dispatcher, so it gets a timer; uploads get one only when asked.
   const transport = (signalTimeoutMs: number) =>
     createTransport({ api, basePath, dispatcher, injected: options.fetch, timeoutMs: resolved.timeoutMs, signalTimeoutMs, retry: resolved.retry, signal: options.signal }) as FetchFn;
@@ -54,7 +53,25 @@ export function createCore<Paths extends {}>(api: ApiName, options: ClientOption
     fetch: transport(options.fetch && resolved.ownTimeout ? resolved.timeoutMs : 0),
     Request: ClientRequest as unknown as typeof Request,
   });
-  client.use(auth, ...(options.middleware ?? []));
+  // The operation of each request comes from openapi-fetch's schemaPath (see operationTagger). The
+  // first middleware adds auth and tags; when other middleware runs after it (given here or added
+  // with use()), a tagger kept last tags again, since they may return a new Request. One middleware
+  // in the common case: each costs an await per call.
+  const tag = operationTagger(api);
+  const auth = basicAuth(options.username, options.password);
+  const first: Middleware = {
+    onRequest(params) {
+      tag.onRequest!(params);
+      return auth.onRequest!(params);
+    },
+  };
+  const use = client.use.bind(client);
+  client.use = (...middleware) => {
+    client.eject(tag);
+    use(...middleware, tag);
+  };
+  use(first);
+  if (options.middleware?.length) client.use(...options.middleware);
   // Printing a client shows where it points, never its credentials.
   const label = `${NAMES[api]} <${resolved.baseUrl}>`;
   Object.defineProperties(client, {
