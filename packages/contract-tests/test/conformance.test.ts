@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { serverBasePath } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
 import { loadBundle, repoRoot, requestSchemaPointer, responseSchemaPointer, SchemaValidator } from '../src/spec.js';
 
@@ -28,7 +29,7 @@ function bundle(api: string) {
   let b = bundles.get(api);
   if (!b) {
     const doc = loadBundle(api);
-    const basePath = (doc.servers?.[0]?.url ?? '').replace(/^[a-z]+:\/\/[^/]*/i, '');
+    const basePath = serverBasePath(doc.servers?.[0]?.url);
     b = { doc, strict: new SchemaValidator(api, doc, true), shape: new SchemaValidator(api, doc, false), basePath };
     bundles.set(api, b);
   }

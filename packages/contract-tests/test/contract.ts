@@ -2,7 +2,7 @@
 // sl-violations check after every test, coverage of operations, and the error-status table.
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Client, Middleware } from 'openapi-fetch';
-import { deref } from '@svc/oas';
+import { deref, exampleOf, requestBodyOf } from '@svc/oas';
 import { loadBundle, operations, responseSchemaPointer, SchemaValidator, type Operation } from '../src/spec.js';
 
 /** One exchange seen by the recorder. */
@@ -24,21 +24,13 @@ export function recorder() {
   return { exchanges, middleware };
 }
 
-/** The first named example of an operation's JSON request body, from the bundle. */
-export function requestExample(doc: any, op: Operation): unknown {
-  const media = op.op.requestBody?.content?.['application/json'];
-  if (!media) return undefined;
-  const first = Object.values<any>(media.examples ?? {})[0];
-  return first ? deref<any>(doc, first).value : undefined;
-}
-
-/** Values of the required path and header parameters, from the parameters' examples. */
+/** Values of the required path and header parameters, from the parameters' examples (`exampleOf`). */
 export function exampleParams(doc: any, op: Operation) {
   const path: Record<string, string> = {};
   const header: Record<string, string> = {};
-  for (const p of op.op.parameters.map((x: any) => deref<any>(doc, x))) {
-    if (p.in === 'path') path[p.name] = p.example;
-    if (p.in === 'header' && p.required) header[p.name] = p.example;
+  for (const p of op.op.parameters) {
+    if (p.in === 'path') path[p.name] = exampleOf(doc, p) as string;
+    if (p.in === 'header' && p.required) header[p.name] = exampleOf(doc, p) as string;
   }
   return { path, header };
 }
@@ -120,16 +112,17 @@ export function errorStatusSuite<C extends Client<any>>(api: string, c: Contract
         .map((status) => ({ op, status })),
     );
     it.each(cases.map((x) => [`${x.op.operationId} ${x.status}`, x] as const))('%s', async (_, { op, status }) => {
-      const binary = Boolean(op.op.requestBody?.content?.['application/octet-stream']);
+      const body = requestBodyOf(c.doc, op.op);
+      const binary = body?.kind === 'binary';
       const { path, header } = exampleParams(c.doc, op);
       const { response, error } = await c.client().request(op.method as any, op.path as any, {
         params: { path, header },
-        body: binary ? new Uint8Array([1, 2, 3]) : requestExample(c.doc, op),
+        body: binary ? new Uint8Array([1, 2, 3]) : body?.example,
         headers: {
           Prefer: `code=${status}`,
           // Prism negotiates on Accept; production sends the 401 page whatever the client accepts.
           ...(status === '401' ? { Accept: 'application/json, text/html;q=0.9' } : {}),
-          ...(binary ? { 'Content-Type': 'application/octet-stream' } : {}),
+          ...(binary ? { 'Content-Type': body.mediaType } : {}),
         },
       } as any);
       expect(response.status).toBe(Number(status));
