@@ -1,7 +1,8 @@
 // Validates the real-world payloads of conformance/ against the bundled schemas, as that
-// folder's README says: `valid` with formats and patterns, `valid-shape` without, and
-// `informational` must stay invalid (the spec is not loosened for a client's mock).
-// A failure names the file and the field.
+// folder's README says: `valid` with formats and patterns, `valid-shape` without; an
+// `informational` payload is asserted invalid (the spec is not loosened for a client's mock).
+// A failing `valid`/`valid-shape` payload names the file, the operation, each field and rule;
+// an `informational` one that validates names the file and the operation.
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
