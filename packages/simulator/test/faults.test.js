@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseFaults, createFaults } from '../src/faults.js';
-import { startTestSimulator } from './support/sim.js';
+import { startTestSimulator, waitTask } from './support/sim.js';
 
 describe('faults on demand', () => {
   it('parses --faults and names a bad key or value', () => {
@@ -21,7 +21,7 @@ describe('faults on demand', () => {
   });
 
   it('answers 503/429 with Retry-After on read-only calls only, and fails tasks', async () => {
-    const t = await startTestSimulator({ faults: { rate503: 0.5, rate429: 0.5, taskFailRate: 1 }, seed: 1 });
+    const t = await startTestSimulator({ faults: { rate503: 0.5, rate429: 0.5 }, seed: 1 });
     try {
       const reads = await Promise.all(Array.from({ length: 10 }, () => t.call('POST', '/api/svc/v3/images/list', { body: {} })));
       for (const r of reads) {
@@ -29,9 +29,23 @@ describe('faults on demand', () => {
         expect(r.headers.get('retry-after')).toBe('1');
         expect(r.body.message_list[0].reason).toMatch(/TOO_MANY_REQUESTS|SERVICE_UNAVAILABLE/);
       }
-      // a create is not retried by clients, so it never gets these faults; its task fails instead
-      const created = await t.call('POST', '/api/svc/v3/images', { body: { api_version: '3.1.0', metadata: { kind: 'image' }, spec: { name: 'doomed', resources: { image_type: 'DISK_IMAGE' } } } });
+      // a create is not retried by clients, so it never gets these faults
+      const created = await t.call('POST', '/api/svc/v3/images', { body: { api_version: '3.1.0', metadata: { kind: 'image' }, spec: { name: 'kept', resources: { image_type: 'DISK_IMAGE' } } } });
       expect(created.status).toBe(202);
+      expect(t.violations).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('ends tasks FAILED at the task-fail rate, with a reason', async () => {
+    const t = await startTestSimulator({ faults: { taskFailRate: 1 } });
+    try {
+      const created = await t.call('POST', '/api/svc/v3/images', { body: { api_version: '3.1.0', metadata: { kind: 'image' }, spec: { name: 'doomed', resources: { image_type: 'DISK_IMAGE' } } } });
+      const task = await waitTask(t.call, created.body.status.execution_context.task_uuid);
+      expect(task).toMatchObject({ status: 'FAILED', error_code: 'SIMULATED_FAULT' });
+      expect(task.error_detail).toMatch(/simulated fault/);
+      expect((await t.call('GET', `/api/svc/v3/images/${created.body.metadata.uuid}`)).body.status.state).toBe('ERROR');
       expect(t.violations).toEqual([]);
     } finally {
       await t.close();
