@@ -129,6 +129,48 @@ describe('central: success responses', () => {
     expectConforms(op.method, op.path, 200, data);
   });
 
+  it('tasks_abort: POST /tasks/{uuid}/abort answers 200 without a body', async () => {
+    cover('post', '/tasks/{uuid}/abort');
+    const { data, response } = await client().POST('/tasks/{uuid}/abort', { params: { path: { uuid: TASK } } });
+    expect(response.status).toBe(200);
+    expect(data).toBeUndefined();
+  });
+
+  it('tasks_get: an aborted task reads requested_status ABORTED, then status ABORTED', async () => {
+    const op = cover('get', '/tasks/{uuid}');
+    const aborting = await client().GET('/tasks/{uuid}', { params: { path: { uuid: TASK } }, headers: { Prefer: 'example=TaskAborting' } });
+    expect(aborting.data).toMatchObject({ requested_status: 'ABORTED', status: 'RUNNING' });
+    const aborted = await client().GET('/tasks/{uuid}', { params: { path: { uuid: TASK } }, headers: { Prefer: 'example=TaskAborted' } });
+    expect(aborted.data).toMatchObject({ requested_status: 'ABORTED', status: 'ABORTED' });
+    expectConforms(op.method, op.path, 200, aborting.data);
+    expectConforms(op.method, op.path, 200, aborted.data);
+  });
+
+  it('services_oss_enable: POST /services/oss answers 202 with the enabling task', async () => {
+    const op = cover('post', '/services/oss');
+    const { data, response } = await client().POST('/services/oss', { body: { state: 'ENABLE' } });
+    expect(response.status).toBe(202);
+    expect(data?.task_uuid).toMatch(UUID);
+    expectConforms(op.method, op.path, 202, data);
+  });
+
+  it('services_get_status: GET /services/{service_name}/status answers ENABLED for oss', async () => {
+    const op = cover('get', '/services/{service_name}/status');
+    const { data, response } = await client().GET('/services/{service_name}/status', { params: { path: { service_name: 'oss' } } });
+    expect(response.status).toBe(200);
+    expect(data?.service_enablement_status).toBe('ENABLED');
+    expectConforms(op.method, op.path, 200, data);
+  });
+
+  it('images_get: an image under a placement policy carries file locations and the policy state', async () => {
+    const op = cover('get', '/images/{uuid}');
+    const { data } = await client().GET('/images/{uuid}', { params: { path: { uuid: IMAGE } }, headers: { Prefer: 'example=ImagePlaced' } });
+    const resources = data?.status?.resources;
+    expect(resources?.current_cluster_reference_list?.[0]?.file_location?.container_name).toBeTruthy();
+    expect(resources?.image_placement_policy_state_list?.[0]).toMatchObject({ compliance_status: 'COMPLIANT', enforcement_mode: 'ENFORCING' });
+    expectConforms(op.method, op.path, 200, data);
+  });
+
   it('clusters_list: POST /clusters/list answers 200 with clusters and their UUIDs', async () => {
     const op = cover('post', '/clusters/list');
     const { data, response } = await client().POST('/clusters/list', { body: { kind: 'cluster', offset: 0, length: 20 } });
@@ -153,6 +195,13 @@ describe('central: success responses', () => {
 errorStatusSuite('central', c);
 
 describe('central: the mock enforces the spec', () => {
+  it('refuses an object store service body other than ENABLE', async () => {
+    // @ts-expect-error DISABLE is not a state this call takes
+    const { response } = await client().POST('/services/oss', { body: { state: 'DISABLE' } });
+    expect(response.status).toBe(422);
+    expect(c.exchanges.pop()?.violations ?? '').toMatch(/state/);
+  });
+
   it('refuses a body that breaks the schema with 422 and names the field', async () => {
     const { response, error } = await client().POST('/images', {
       // @ts-expect-error CD_IMAGE is not an image type

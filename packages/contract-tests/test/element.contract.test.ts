@@ -70,6 +70,33 @@ describe('element v0.8: success responses', () => {
     expect(data?.entityList?.[0]?.uuid).toMatch(UUID);
     c.expectConforms(op, 200, data);
   });
+
+  it('tasks_poll_v0_8: GET /v0.8/tasks/{uuid}/poll answers the final task in taskInfo', async () => {
+    const op = c.cover('get', '/v0.8/tasks/{uuid}/poll');
+    const { data, response } = await client().GET('/v0.8/tasks/{uuid}/poll', { params: { path: { uuid: TASK }, query: { timeoutseconds: 30 } } });
+    expect(response.status).toBe(200);
+    expect(data?.taskInfo?.uuid).toBe(TASK);
+    expect(data?.taskInfo?.progressStatus).toBe('Succeeded');
+    c.expectConforms(op, 200, data);
+  });
+
+  it('tasks_poll_v0_8: a wait that ends first answers timedOut without taskInfo', async () => {
+    const op = c.cover('get', '/v0.8/tasks/{uuid}/poll');
+    const { data } = await client().GET('/v0.8/tasks/{uuid}/poll', { params: { path: { uuid: TASK }, query: { timeoutseconds: 1 } }, headers: { Prefer: 'example=TaskPollTimedOutV0_8' } });
+    expect(data).toEqual({ timedOut: true, isUnrecognized: false });
+    c.expectConforms(op, 200, data);
+  });
+
+  it('tasks_list_v0_8: GET /v0.8/tasks lists the tasks of an entity', async () => {
+    const op = c.cover('get', '/v0.8/tasks');
+    const { data, response } = await client().GET('/v0.8/tasks', {
+      params: { query: { entityTypes: ['Image'], entityUuids: [IMAGE], includeCompleted: true, count: 20 } },
+    });
+    expect(response.status).toBe(200);
+    expect(data?.entities.length).toBeGreaterThan(0);
+    for (const task of data?.entities ?? []) expect(task.entityList?.some((e) => e.uuid === IMAGE)).toBe(true);
+    c.expectConforms(op, 200, data);
+  });
 });
 
 describe('element v2.0: success responses', () => {
@@ -89,6 +116,23 @@ describe('element v2.0: success responses', () => {
     expect(response.status).toBe(201);
     expect(data?.task_uuid).toMatch(UUID);
     c.expectConforms(op, 201, data);
+  });
+
+  it('images_get_v2_0: GET /v2.0/images/{uuid} answers one image with image_state', async () => {
+    const op = c.cover('get', '/v2.0/images/{uuid}');
+    const { data, response } = await client().GET('/v2.0/images/{uuid}', { params: { path: { uuid: IMAGE } } });
+    expect(response.status).toBe(200);
+    expect(data?.uuid).toBe(IMAGE);
+    expect(data?.image_state).toBe('ACTIVE');
+    c.expectConforms(op, 200, data);
+  });
+
+  it('images_update_v2_0: PUT /v2.0/images/{uuid} answers the update task', async () => {
+    const op = c.cover('put', '/v2.0/images/{uuid}');
+    const { data, response } = await client().PUT('/v2.0/images/{uuid}', { params: { path: { uuid: IMAGE } }, body: { name: 'ubuntu-22.04.4', annotation: 'installer' } });
+    expect(response.status).toBe(200);
+    expect(data?.task_uuid).toMatch(UUID);
+    c.expectConforms(op, 200, data);
   });
 
   it('images_delete_v2_0: DELETE /v2.0/images/{uuid} answers a task', async () => {
@@ -129,6 +173,20 @@ describe('element v2.0: success responses', () => {
     expect(response.status).toBe(200);
     expect(Array.isArray(data?.completed_tasks_info)).toBe(true);
     c.expectConforms(op, 200, data);
+  });
+
+  it('tasks_list_v2_0: POST /v2.0/tasks/list answers the matching tasks', async () => {
+    const op = c.cover('post', '/v2.0/tasks/list');
+    const { data, response } = await client().POST('/v2.0/tasks/list', {
+      body: { entity_list: [{ entity_id: '7a6b5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c5d', entity_type: 'Image' }], operation_type_list: ['ImageCreate'], include_completed: true, count: 20 },
+    });
+    expect(response.status).toBe(200);
+    expect(data?.entities[0]?.progress_status).toBe('Succeeded');
+    c.expectConforms(op, 200, data);
+  });
+
+  it('tasks_list_v2_0: is marked read-only (x-svc-idempotent) so clients may repeat it', () => {
+    expect(c.cover('post', '/v2.0/tasks/list').op['x-svc-idempotent']).toBe(true);
   });
 
   coverageTest(c);
