@@ -194,23 +194,6 @@ describe('element v2.0: success responses', () => {
 
 errorStatusSuite('element', c);
 
-describe('element: the documented two-phase upload (x-svc-workflow)', () => {
-  it('names only operations of the document, in an order that creates, waits, checks, looks up, uploads', () => {
-    const workflows: { name: string; steps: { operationId: string }[] }[] = c.doc['x-svc-workflow'];
-    expect(workflows?.length).toBeGreaterThan(0);
-    const ids = new Set(c.ops.map((o) => o.operationId));
-    for (const w of workflows) for (const step of w.steps) expect(ids, `${w.name}: ${step.operationId}`).toContain(step.operationId);
-    const upload = workflows.find((w) => w.steps.some((s) => s.operationId === 'images_upload_v0_8'))!;
-    const order = upload.steps.map((s) => s.operationId);
-    const at = (id: string) => order.indexOf(id);
-    expect(at('images_create_v0_8')).toBe(0);
-    expect(at('tasks_get_v0_8')).toBeGreaterThan(at('images_create_v0_8'));
-    expect(at('images_list_v0_8')).toBeGreaterThan(at('tasks_get_v0_8'));
-    expect(at('storage_containers_list_v2_0')).toBeGreaterThan(at('images_list_v0_8'));
-    expect(at('images_upload_v0_8')).toBeGreaterThan(at('storage_containers_list_v2_0'));
-  });
-});
-
 describe('element: the v0.8 upload on the wire', () => {
   it('streams the bytes intact with method, path, content type and container header', async () => {
     const received: { req?: IncomingMessage; sha256?: string; length?: number } = {};
