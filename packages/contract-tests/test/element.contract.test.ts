@@ -130,6 +130,15 @@ describe('element v2.0: success responses', () => {
 
 errorStatusSuite('element', c);
 
+describe('element: workflow methods against the mock', () => {
+  it('resolveContainer finds the UUID of a listed container by its name', async () => {
+    const { data } = await client().GET('/v2.0/storage_containers');
+    const listed = data!.entities![0]!;
+    expect(await client().resolveContainer(listed.name!)).toBe(listed.storage_container_uuid);
+    c.expectSent({ method: 'GET', url: '/v2.0/storage_containers' });
+  });
+});
+
 describe('element: the documented two-phase upload (x-svc-workflow)', () => {
   it('names only operations of the document, in an order that creates, waits, checks, looks up, uploads', () => {
     const workflows: { name: string; steps: { operationId: string }[] }[] = c.doc['x-svc-workflow'];
