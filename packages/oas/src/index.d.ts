@@ -1,3 +1,5 @@
+export { IDEMPOTENT_EXTENSION, isReadOnly } from './read-only.js';
+
 /** The HTTP methods a path item may hold, in the order OpenAPI lists them. */
 export declare const HTTP_METHODS: readonly ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 export type HttpMethod = (typeof HTTP_METHODS)[number];
