@@ -12,7 +12,7 @@ import { startExplorer } from '@svc/explorer';
 import { apis, root } from '@svc/oas/apis';
 import { affectedApis, debounceCollect } from './lib/dev.mjs';
 import { redoclyCli, redoclyEnv } from './lib/redocly.mjs';
-import { onPortOrFree, portOption, startMocks } from './lib/serve.mjs';
+import { onPortOrFree, portOption, startMocks, stopOnExit } from './lib/serve.mjs';
 
 const specDir = join(root, 'spec');
 const explorerDir = join(root, 'packages', 'explorer', 'dist');
@@ -54,9 +54,13 @@ const all = apis();
 console.log('dev: first build of every API');
 if (!rebuild(all.map((a) => a.name))) console.log('dev: the first build failed; fix the file and save, the watcher is on');
 
-const mocks = await startMocks(0);
+const mocks = new Map();
+let explorer;
+let watcher;
+stopOnExit(() => [...(watcher ? [watcher] : []), ...(explorer ? [explorer] : []), ...mocks.values()]);
+await startMocks(0, mocks);
 const mockUrls = Object.fromEntries([...mocks].map(([n, m]) => [n, m.url]));
-const explorer = await onPortOrFree((p) => startExplorer({ dir: explorerDir, port: p, mocks: mockUrls, liveReload: true }), port);
+explorer = await onPortOrFree((p) => startExplorer({ dir: explorerDir, port: p, mocks: mockUrls, liveReload: true }), port);
 
 let busy = Promise.resolve();
 const onChanges = debounceCollect((files) => {
@@ -85,7 +89,7 @@ async function rebuildAndReload(files) {
 
 // chokidar, not fs.watch: Node 20's recursive fs.watch loses a file that an editor saves by
 // writing a new file and renaming it over the old one (vim, sed -i, git checkout).
-const watcher = watch(specDir, { ignoreInitial: true, atomic: true }).on('all', (_event, file) => {
+watcher = watch(specDir, { ignoreInitial: true, atomic: true }).on('all', (_event, file) => {
   if (/\.(ya?ml|json|md)$/.test(file)) onChanges(file);
 });
 await new Promise((resolve) => watcher.once('ready', resolve));
@@ -93,11 +97,3 @@ await new Promise((resolve) => watcher.once('ready', resolve));
 console.log(`\ndev: watching spec/ — explorer with live reload at ${explorer.url}`);
 for (const [name, m] of mocks) console.log(`     mock ${name.padEnd(8)} ${m.url}`);
 console.log('     Ctrl-C stops.');
-
-async function stop() {
-  await watcher.close();
-  await Promise.allSettled([explorer.close(), ...[...mocks.values()].map((m) => m.close())]);
-  process.exit(0);
-}
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);

@@ -2,19 +2,21 @@
 // front of them, all on 127.0.0.1. Prints both URLs and runs until Ctrl-C. The explorer also
 // forwards "Try it out" requests to real endpoints (no CORS needed); --ca adds CA certificates
 // (PEM file) to trust for them beside Node's own.
-//   npm run serve -- [--port 8080] [--mock-port 4010] [--ca corp-ca.pem]
+// The forwarder refuses this machine's other ports unless --allow-loopback.
+//   npm run serve -- [--port 8080] [--mock-port 4010] [--ca corp-ca.pem] [--allow-loopback]
 import { parseArgs } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startExplorer } from '@svc/explorer';
 import { root } from '@svc/oas/apis';
-import { onPortOrFree, portOption, startMocks } from './lib/serve.mjs';
+import { onPortOrFree, portOption, startMocks, stopOnExit } from './lib/serve.mjs';
 
 const { values } = parseArgs({
   options: {
     port: { type: 'string', default: process.env.EXPLORER_PORT ?? '8080' },
     'mock-port': { type: 'string', default: process.env.MOCK_PORT ?? '4010' },
     ca: { type: 'string' },
+    'allow-loopback': { type: 'boolean', default: false },
   },
 });
 
@@ -40,10 +42,13 @@ if (!existsSync(explorerDir)) {
   process.exit(2);
 }
 
-const mocks = await startMocks(firstMockPort);
+const mocks = new Map();
+let explorer;
+stopOnExit(() => [...mocks.values(), ...(explorer ? [explorer] : [])]);
+await startMocks(firstMockPort, mocks);
 const mockUrls = Object.fromEntries([...mocks].map(([name, mock]) => [name, mock.url]));
-const explorer = await onPortOrFree((p) => startExplorer({ dir: explorerDir, port: p, mocks: mockUrls, ca }), explorerPort);
-const running = [...mocks.values(), explorer];
+const allowLoopback = values['allow-loopback'];
+explorer = await onPortOrFree((p) => startExplorer({ dir: explorerDir, port: p, mocks: mockUrls, ca, allowLoopback }), explorerPort);
 
 console.log('');
 for (const [name, url] of Object.entries(mockUrls)) console.log(`mock      ${name.padEnd(8)} ${url}   (Prism; any user and password)`);
@@ -51,13 +56,3 @@ console.log(`explorer           ${explorer.url.replace(/\/?$/, '/')}`);
 console.log('\nReal endpoints: pick the https server in the explorer, set host and port; requests go through');
 console.log('the explorer (tick "Self-signed certificate" for an endpoint with its own certificate).');
 console.log('\nCtrl-C stops them.');
-
-let stopping = false;
-async function stop() {
-  if (stopping) return;
-  stopping = true;
-  await Promise.allSettled(running.map((r) => r.close()));
-  process.exit(0);
-}
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { createRelay, sendText } from './relay.js';
 import { createStaticFiles } from './static-files.js';
 import { proxyToLocal, proxyToMock } from './mock-proxy.js';
-import { forwardRequest } from './forwarder.js';
+import { forwardRequest, isThisMachine } from './forwarder.js';
 import { createReloadEvents, EVENTS_PATH } from './live-reload.js';
 import { basePathOf, withLocalServer, withMockServer } from './servers.js';
 
@@ -51,6 +51,9 @@ function isLoopback(host) {
  *   endpoints (default `false`: only when the page asks, per request)
  * @param {string | Buffer | Array<string | Buffer>} [options.ca] extra CA certificates (PEM) to
  *   trust for forwarded https endpoints, beside Node's own
+ * @param {boolean} [options.allowLoopback] let the forwarder reach any port of this machine; by
+ *   default it refuses this machine's addresses (any spelling, and names that resolve to them)
+ *   except the ports of `mocks` and `simulator`
  * @param {boolean} [options.liveReload] serve the live-reload events and add their script to the
  *   page (`npm run dev`); `reload()` of the result then reloads every open page
  * @returns {Promise<RunningExplorer>}
@@ -68,6 +71,7 @@ export async function startExplorer({
   forward,
   insecureTls = false,
   ca,
+  allowLoopback = false,
   liveReload = false,
 } = /** @type {any} */ ({})) {
   if (typeof dir !== 'string' || dir === '') throw new TypeError('startExplorer: `dir` (the built explorer folder) is required');
@@ -92,6 +96,12 @@ export async function startExplorer({
   }
   const local = simulator ? { url: httpUrl('simulator.url', simulator.url), ca: simulator.ca } : undefined;
 
+  // The forwarder may reach these ports of this machine: the upstreams started beside the explorer.
+  const localPorts = new Set(
+    [...[...upstreams.values()].map((u) => u.target), ...(local ? [local.url] : [])]
+      .filter((url) => isThisMachine(url.hostname) || url.hostname === 'localhost')
+      .map((url) => Number(url.port || (url.protocol === 'https:' ? 443 : 80))),
+  );
   const loopback = isLoopback(host);
   const forwarding = forward ?? loopback;
   const trusted = ca === undefined ? undefined : [...rootCertificates, ...(Array.isArray(ca) ? ca : [ca])];
@@ -143,7 +153,7 @@ export async function startExplorer({
     if (route === 'local' && local) return proxyToLocal(relay, req, res, { rest: rest(2), query }, local);
     if (route === 'local') return sendText(res, 404, 'No local svc runs beside this explorer (npm run serve starts one)\n');
     if (route === 'forward' && forwarding) {
-      return forwardRequest(relay, req, res, { scheme: raw[2] ?? '', authority: raw[3] ?? '', rest: rest(4), query }, { insecureTls, ca: trusted });
+      return forwardRequest(relay, req, res, { scheme: raw[2] ?? '', authority: raw[3] ?? '', rest: rest(4), query }, { insecureTls, ca: trusted, allowLoopback, localPorts });
     }
     if (liveReload && request.path === EVENTS_PATH) return events.serve(req, res);
     if (request.path === SERVER_INFO_PATH && (req.method === 'GET' || req.method === 'HEAD')) {
