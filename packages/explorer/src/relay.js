@@ -76,12 +76,12 @@ export function answerHeaders(headers) {
  */
 export function createRelay() {
   const proxy = createProxyServer({ selfHandleResponse: true, ignorePath: true, changeOrigin: true, xfwd: false });
-  /** @type {WeakMap<import('node:http').IncomingMessage, (error: Error) => void>} */
-  const failures = new WeakMap();
+  /** What each request in flight needs in the library's events. */
+  /** @type {WeakMap<import('node:http').IncomingMessage, { fail: (error: Error) => void, idleMs?: number }>} */
+  const inFlight = new WeakMap();
 
   proxy.on('proxyReq', (proxyReq, req) => {
-    const fail = failures.get(req);
-    const idleMs = /** @type {any} */ (req).svcIdleMs;
+    const { fail, idleMs } = inFlight.get(req) ?? {};
     if (idleMs) proxyReq.setTimeout(idleMs, () => proxyReq.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
     proxyReq.on('upgrade', (_answer, socket) => {
       socket.destroy();
@@ -93,7 +93,7 @@ export function createRelay() {
       res.writeHead(proxyRes.statusCode ?? 502, answerHeaders(proxyRes.headers));
     } catch (error) {
       proxyRes.destroy();
-      failures.get(req)?.(Object.assign(new Error(`answered what Node refuses to relay: ${error.message}`), { code: error.code }));
+      inFlight.get(req)?.fail(Object.assign(new Error(`answered what Node refuses to relay: ${error.message}`), { code: error.code }));
       return;
     }
     proxyRes.on('error', () => res.destroy());
@@ -113,8 +113,7 @@ export function createRelay() {
         const [status, text] = failure(error);
         sendText(res, status, text);
       };
-      failures.set(req, fail);
-      /** @type {any} */ (req).svcIdleMs = idleMs;
+      inFlight.set(req, { fail, idleMs });
       proxy.web(req, res, { target, ...(tls ? { secure: tls.secure, ca: tls.ca } : {}), ...(agent ? { agent } : {}) }, fail);
     },
   };

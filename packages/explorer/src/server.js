@@ -135,6 +135,18 @@ export async function startExplorer({
   };
 
   const server = createServer((req, res) => {
+    try {
+      route(req, res);
+    } catch (error) {
+      // A bug or a peer's oddity costs one request, never the server.
+      if (res.headersSent) res.destroy();
+      else sendText(res, 500, `The explorer server failed on this request: ${error.message}\n`);
+    }
+  });
+  server.on('clientError', (_error, socket) => socket.destroy());
+
+  /** @type {import('node:http').RequestListener} */
+  function route(req, res) {
     const request = parseTarget(req.url ?? '/');
     if (!request) return sendText(res, 400, 'Bad request path\n');
     const { segments, raw, query, authority } = request;
@@ -162,8 +174,7 @@ export async function startExplorer({
     }
     if (request.path === undefined) return sendText(res, 404, 'Not found\n');
     return serveStatic(req, res, request.path);
-  });
-  server.on('clientError', (_error, socket) => socket.destroy());
+  }
 
   await new Promise((resolvePromise, reject) => {
     server.once('error', reject);
