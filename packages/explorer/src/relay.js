@@ -103,7 +103,7 @@ export function createRelay() {
   return {
     send(req, res, { target, tls, agent, idleMs, failure }) {
       for (const name of Object.keys(req.headers)) {
-        if (BROWSER_ONLY.has(name) || name.startsWith('sec-')) delete req.headers[name];
+        if (BROWSER_ONLY.has(name) || HOP_BY_HOP.has(name) || name.startsWith('sec-')) delete req.headers[name];
       }
       let failed = false;
       const fail = (error) => {

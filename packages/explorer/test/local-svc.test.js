@@ -86,7 +86,7 @@ describe('local svc', () => {
     const auth = `Basic ${Buffer.from('admin:secret').toString('base64')}`;
     const res = await fetch(`${explorer.url}local/api/svc/v3/images/list?offset=0&q=a%20b`, {
       method: 'POST',
-      headers: { authorization: auth, 'content-type': 'application/json', cookie: 'x=1' },
+      headers: { authorization: auth, 'content-type': 'application/json', cookie: 'x=1', 'proxy-authorization': 'Basic cHJveHk6cA==' },
       body: '{"kind":"image"}',
     });
     expect(res.status).toBe(200);
@@ -96,6 +96,7 @@ describe('local svc', () => {
     expect(`${got.method} ${got.url}`).toBe('POST /api/svc/v3/images/list?offset=0&q=a%20b');
     expect(got.headers.authorization).toBe(auth);
     expect(got.headers.cookie).toBeUndefined();
+    expect(got.headers['proxy-authorization']).toBeUndefined(); // a credential for this hop only
     expect(got.headers.host).toBe(`127.0.0.1:${local.port}`);
     expect(got.body).toBe('{"kind":"image"}');
   });
