@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import selfsigned from 'selfsigned';
 import { build } from '../scripts/build.mjs';
+import { startSimulator } from '@svc/simulator';
 import { FORWARD_HEADER, LOCAL_SERVER_DESCRIPTION, startExplorer } from '../src/index.js';
 
 /** An HTTPS server with its own self-signed certificate that records what it gets. */
@@ -143,5 +144,33 @@ describe('local svc', () => {
 
   it('rejects a simulator URL that is not http(s)', async () => {
     await expect(startExplorer({ dir, simulator: { url: 'ftp://127.0.0.1' } })).rejects.toThrow(/simulator\.url.*http\(s\)/);
+  });
+});
+
+describe('the real local svc (@svc/simulator)', () => {
+  it('answers through /local/ with its own certificate trusted, and its 401 does not prompt', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'explorer-sim-'));
+    const simulator = await startSimulator({ port: 0, dataDir, password: 'secret', taskSeconds: 0 });
+    const withSim = await startExplorer({ dir, simulator: { url: simulator.url, ca: simulator.ca } });
+    try {
+      expect(simulator.url).toMatch(/^https:/);
+      const auth = `Basic ${Buffer.from(`${simulator.user}:secret`).toString('base64')}`;
+      const list = await fetch(`${withSim.url}local/api/svc/v3/images/list`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ kind: 'image' }),
+      });
+      expect(list.status).toBe(200);
+      expect(Array.isArray((await list.json()).entities)).toBe(true);
+      const denied = await fetch(`${withSim.url}local/api/svc/v3/images/list`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(denied.status).toBe(401);
+      expect(denied.headers.get('www-authenticate')).toBeNull();
+      expect(denied.headers.get('x-upstream-www-authenticate')).toMatch(/^Basic /);
+      await denied.arrayBuffer();
+    } finally {
+      await withSim.close();
+      await simulator.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
