@@ -13,11 +13,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { apis, root as thisRoot } from '@svc/oas/apis';
 import { redocly } from './lib/redocly.mjs';
 import { breakingChanges } from './lib/breaking.mjs';
 import { resolveBase } from './lib/git-base.mjs';
+import { parseCommandLine } from './lib/args.mjs';
+
+const USAGE = 'Usage: npm run breaking -- [--base <ref>] [--repo <dir>] [--if-history]';
 
 /** The APIs named in `<dir>/redocly.yaml`, bundled to JSON into `out`. */
 function bundleAll(dir, out) {
@@ -33,9 +35,9 @@ function bundleAll(dir, out) {
 function main() {
   let args;
   try {
-    args = parseArgs({ options: { base: { type: 'string' }, repo: { type: 'string' }, 'if-history': { type: 'boolean' } } }).values;
+    args = parseCommandLine({ options: { base: { type: 'string' }, repo: { type: 'string' }, 'if-history': { type: 'boolean' } } }).values;
   } catch (e) {
-    console.error(`breaking: ${e.message}. Usage: node scripts/breaking.mjs [--base <ref>] [--repo <dir>] [--if-history]`);
+    console.error(`breaking: ${e.message}\n${USAGE}`);
     return 2;
   }
   const repo = resolve(args.repo ?? thisRoot);

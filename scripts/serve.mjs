@@ -3,17 +3,18 @@
 // forwards "Try it out" requests to real endpoints (no CORS needed); --ca adds CA certificates
 // (PEM file) to trust for them beside Node's own.
 //   npm run serve -- [--port 8080] [--mock-port 4010] [--ca corp-ca.pem]
-import { parseArgs } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startExplorer } from '@svc/explorer';
 import { root } from '@svc/oas/apis';
-import { onPortOrFree, portOption, startMocks } from './lib/serve.mjs';
+import { commandLine, port, usageExit } from './lib/args.mjs';
+import { onPortOrFree, startMocks } from './lib/serve.mjs';
 
-const { values } = parseArgs({
+const USAGE = 'Usage: npm run serve -- [--port 8080] [--mock-port 4010] [--ca <PEM file>]   (0: any free port)';
+const { values } = commandLine('serve', USAGE, {
   options: {
-    port: { type: 'string', default: process.env.EXPLORER_PORT ?? '8080' },
-    'mock-port': { type: 'string', default: process.env.MOCK_PORT ?? '4010' },
+    port: { type: 'string', default: process.env.EXPLORER_PORT || '8080', check: port },
+    'mock-port': { type: 'string', default: process.env.MOCK_PORT || '4010', check: port },
     ca: { type: 'string' },
   },
 });
@@ -23,17 +24,15 @@ if (values.ca !== undefined) {
   try {
     ca = readFileSync(values.ca, 'utf8');
   } catch (error) {
-    console.error(`--ca must name a readable PEM file; ${values.ca}: ${error.message}`);
-    process.exit(2);
+    usageExit('serve', USAGE, `--ca must name a readable PEM file; ${values.ca}: ${error.message}`);
   }
   if (!ca.includes('-----BEGIN CERTIFICATE-----')) {
-    console.error(`--ca must name a PEM file with at least one certificate; ${values.ca} has none`);
-    process.exit(2);
+    usageExit('serve', USAGE, `--ca must name a PEM file with at least one certificate; ${values.ca} has none`);
   }
 }
 
-const explorerPort = portOption('port', values.port);
-const firstMockPort = portOption('mock-port', values['mock-port']);
+const explorerPort = values.port;
+const firstMockPort = values['mock-port'];
 const explorerDir = join(root, 'packages', 'explorer', 'dist');
 if (!existsSync(explorerDir)) {
   console.error('packages/explorer/dist is missing: run `npm run build` first');
