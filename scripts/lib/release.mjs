@@ -140,6 +140,11 @@ export function expectedBump({ breaking, additions }) {
 
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 
+/** Whether `v` is a semver version (`MAJOR.MINOR.PATCH`, optional pre-release and build). */
+export function isSemver(v) {
+  return SEMVER.test(String(v));
+}
+
 /**
  * The bump from one semver string to another.
  * @param {string} before
