@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import parseChangeset from '@changesets/parse';
+import semver from 'semver';
 
 /** The package whose release carries a change of `spec/`: its types are generated from the bundles. */
 export const SPEC_PACKAGE = '@svc/client';
@@ -138,29 +139,22 @@ export function expectedBump({ breaking, additions }) {
   return additions > 0 ? 'minor' : 'patch';
 }
 
-const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
-
 /** Whether `v` is a semver version (`MAJOR.MINOR.PATCH`, optional pre-release and build). */
 export function isSemver(v) {
-  return SEMVER.test(String(v));
+  return typeof v === 'string' && semver.valid(v) === v;
 }
 
 /**
  * The bump from one semver string to another.
  * @param {string} before
  * @param {string} after
- * @returns {'major' | 'minor' | 'patch' | 'none' | 'lower'}
+ * @returns {'major' | 'minor' | 'patch' | 'none' | 'lower'} a pre-release counts as its kind
+ *   (`1.0.0-rc.1` after `0.9.0` is major)
  * @throws {Error} when either is not semver (`MAJOR.MINOR.PATCH`)
  */
 export function bumpOf(before, after) {
-  const [a, b] = [before, after].map((v) => {
-    const m = SEMVER.exec(String(v));
-    if (!m) throw new Error(`info.version "${v}" is not semver (MAJOR.MINOR.PATCH, e.g. 3.1.0)`);
-    return m.slice(1, 4).map(Number);
-  });
-  for (const [i, kind] of [[0, 'major'], [1, 'minor'], [2, 'patch']]) {
-    if (b[i] > a[i]) return kind;
-    if (b[i] < a[i]) return 'lower';
-  }
-  return 'none';
+  for (const v of [before, after]) if (!isSemver(v)) throw new Error(`info.version "${v}" is not semver (MAJOR.MINOR.PATCH, e.g. 3.1.0)`);
+  if (semver.eq(before, after)) return 'none';
+  if (semver.lt(after, before)) return 'lower';
+  return semver.diff(before, after).replace(/^pre(?!release)/, '').replace('prerelease', 'patch');
 }

@@ -62,6 +62,8 @@ const COMMANDS = [
   ['node24', 'node24.mjs', ['--node', 'x']],
   ['release:check', 'release-check.mjs', ['--bogus']],
   ['release:check', 'release-check.mjs', ['--base']],
+  ['supply-chain', 'supply-chain.mjs', ['--audit-level', 'severe']],
+  ['supply-chain', 'supply-chain.mjs', ['--no-audit=1']],
 ];
 
 function run(script, args) {
