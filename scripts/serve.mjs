@@ -6,20 +6,21 @@
 // (PEM file) to trust for them beside Node's own.
 // The forwarder refuses this machine's other ports unless --allow-loopback.
 //   npm run serve -- [--port 8080] [--mock-port 4010] [--sim-port 9440] [--ca corp-ca.pem] [--allow-loopback]
-import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startExplorer } from '@svc/explorer';
 import { startSimulator } from '@svc/simulator';
 import { root } from '@svc/oas/apis';
-import { onPortOrFree, portOption, startMocks, stopOnExit } from './lib/serve.mjs';
+import { commandLine, port, usageExit } from './lib/args.mjs';
+import { onPortOrFree, startMocks, stopOnExit } from './lib/serve.mjs';
 
-const { values } = parseArgs({
+const USAGE = 'Usage: npm run serve -- [--port 8080] [--mock-port 4010] [--sim-port 9440] [--ca <PEM file>] [--allow-loopback]   (0: any free port)';
+const { values } = commandLine('serve', USAGE, {
   options: {
-    port: { type: 'string', default: process.env.EXPLORER_PORT ?? '8080' },
-    'mock-port': { type: 'string', default: process.env.MOCK_PORT ?? '4010' },
-    'sim-port': { type: 'string', default: process.env.SIM_PORT ?? '9440' },
+    port: { type: 'string', default: process.env.EXPLORER_PORT || '8080', check: port },
+    'mock-port': { type: 'string', default: process.env.MOCK_PORT || '4010', check: port },
+    'sim-port': { type: 'string', default: process.env.SIM_PORT || '9440', check: port },
     ca: { type: 'string' },
     'allow-loopback': { type: 'boolean', default: false },
   },
@@ -30,18 +31,16 @@ if (values.ca !== undefined) {
   try {
     ca = readFileSync(values.ca, 'utf8');
   } catch (error) {
-    console.error(`--ca must name a readable PEM file; ${values.ca}: ${error.message}`);
-    process.exit(2);
+    usageExit('serve', USAGE, `--ca must name a readable PEM file; ${values.ca}: ${error.message}`);
   }
   if (!ca.includes('-----BEGIN CERTIFICATE-----')) {
-    console.error(`--ca must name a PEM file with at least one certificate; ${values.ca} has none`);
-    process.exit(2);
+    usageExit('serve', USAGE, `--ca must name a PEM file with at least one certificate; ${values.ca} has none`);
   }
 }
 
-const explorerPort = portOption('port', values.port);
-const firstMockPort = portOption('mock-port', values['mock-port']);
-const simPort = portOption('sim-port', values['sim-port']);
+const explorerPort = values.port;
+const firstMockPort = values['mock-port'];
+const simPort = values['sim-port'];
 const explorerDir = join(root, 'packages', 'explorer', 'dist');
 if (!existsSync(explorerDir)) {
   console.error('packages/explorer/dist is missing: run `npm run build` first');
