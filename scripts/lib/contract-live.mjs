@@ -2,10 +2,7 @@
 // sits in front of a real server, with every response that breaks the spec reported by operation
 // and field. scripts/contract.mjs starts the proxies (startProxy of @svc/mock); this module builds the calls and reads
 // Prism's verdicts.
-import { deref, operations } from '@svc/oas';
-
-/** operationId verbs (the house grammar, `<resource>_<verb>[_qualifier]`) that only read. */
-const READ_ONLY_VERB = /_(list|get|poll)(_v\d+_\d+)?$/;
+import { deref, exampleOf, isReadOnly, operations, requestBodyOf } from '@svc/oas';
 
 /**
  * One operation called in contract mode and what Prism said about it.
@@ -22,18 +19,18 @@ const READ_ONLY_VERB = /_(list|get|poll)(_v\d+_\d+)?$/;
 
 /**
  * The operations of a bundle that only read, in the order they are called: lists and polls
- * first (they yield real identifiers), then reads by identifier. Read-only means GET, or a POST
- * whose operationId verb is `list`, `get` or `poll`; binary downloads are left out (they would
- * fetch whole disk images).
+ * first (they yield real identifiers), then reads by identifier. Read-only is `isReadOnly` of
+ * `@svc/oas`, the helper the client's retries use too: GET, HEAD, or a POST marked
+ * `x-svc-idempotent: true`. Binary downloads are left out (they would fetch whole disk images).
  * @param {object} doc a bundled OpenAPI document
  * @returns {{ method: string, path: string, operationId: string, op: object, parameters: object[] }[]}
  */
 export function readOnlyOperations(doc) {
   const out = [];
-  for (const { method, path, operationId, operation: op, parameters } of operations(doc)) {
+  for (const entry of operations(doc)) {
+    if (!isReadOnly(entry)) continue;
+    const { method, path, operationId, operation: op, parameters } = entry;
     const id = operationId ?? '';
-    const readOnly = method === 'get' || (method === 'post' && READ_ONLY_VERB.test(id));
-    if (!readOnly) continue;
     const ok = Object.entries(op.responses ?? {}).find(([s]) => /^2/.test(s));
     const content = Object.keys(deref(doc, ok?.[1])?.content ?? {});
     if (content.length && content.every((t) => !/json/.test(t))) continue; // a binary download
@@ -55,20 +52,6 @@ function firstId(body) {
   if (!entity) return undefined;
   const candidates = [entity.metadata?.uuid, entity.uuid, ...Object.entries(entity).filter(([k]) => /uuid$/.test(k)).map(([, v]) => v)];
   return candidates.find((v) => typeof v === 'string' && v.length > 0);
-}
-
-function exampleOf(doc, param) {
-  if (param.example !== undefined) return param.example;
-  const first = Object.values(param.examples ?? {})[0];
-  return first ? deref(doc, first).value : param.schema?.example ?? param.schema?.default;
-}
-
-function requestExample(doc, op) {
-  const media = deref(doc, op.requestBody)?.content?.['application/json'];
-  if (!media) return undefined;
-  if (media.example !== undefined) return media.example;
-  const first = Object.values(media.examples ?? {})[0];
-  return first ? deref(doc, first).value : {};
 }
 
 /** Turns Prism's `validation` / `sl-violations` entries into `{ where, field, message, severity }`. */
@@ -110,7 +93,8 @@ export async function runReadOnly({ api, doc, proxyUrl, authorization, timeoutMs
       } else if (p.required && p.in === 'query') query.set(p.name, String(exampleOf(doc, p)));
       else if (p.required && p.in === 'header') headers[p.name.toLowerCase()] = String(exampleOf(doc, p));
     }
-    const body = o.method === 'post' ? requestExample(doc, o.op) : undefined;
+    const requestBody = o.method === 'post' ? requestBodyOf(doc, o.op) : null;
+    const body = requestBody?.kind === 'json' ? (requestBody.example ?? {}) : undefined;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const url = `${proxyUrl}${path}${query.size ? `?${query}` : ''}`;
     const result = { api, operationId: o.operationId, method: o.method.toUpperCase(), path: o.path, status: 0, violations: [] };

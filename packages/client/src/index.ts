@@ -1,27 +1,12 @@
-export { createCentralClient, createElementClient, createObjectsClient, bodySerializer } from './clients.js';
-export type {
-  CentralClient,
-  CentralListEntity,
-  CentralListRequest,
-  CentralOperations,
-  CentralPaths,
-  CentralSchemas,
-  CentralWaitOptions,
-  CentralWorkflows,
-  ElementClient,
-  ElementOperations,
-  ElementPaths,
-  ElementSchemas,
-  ElementWorkflows,
-  ObjectsClient,
-  ObjectsOperations,
-  ObjectsPaths,
-  ObjectsSchemas,
-  ObjectsWorkflows,
-  PageOptions,
-  UploadImageInput,
-  UploadOptions,
-} from './clients.js';
+export { createCentralClient } from './central.js';
+export type { CentralClient, CentralListEntity, CentralListRequest, CentralOperations, CentralPaths, CentralSchemas, CentralWaitOptions, CentralWorkflows } from './central.js';
+export { createElementClient } from './element.js';
+export type { ElementClient, ElementOperations, ElementPaths, ElementSchemas, ElementWorkflows, UploadImageInput } from './element.js';
+export { createObjectsClient } from './objects.js';
+export type { ObjectsClient, ObjectsOperations, ObjectsPaths, ObjectsSchemas, ObjectsWorkflows } from './objects.js';
+export { bodySerializer } from './create.js';
+export type { UploadOptions } from './create.js';
+export type { PageOptions } from './paging.js';
 export { ClientOptionsError, basicAuth } from './options.js';
 export type { ClientOptions, ClientOptionName, CommonClientOptions, RetryOptions } from './options.js';
 export {

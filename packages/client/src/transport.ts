@@ -1,9 +1,10 @@
-// The fetch every client calls: finds the spec operation of each request, applies the per-attempt
+// The fetch every client calls: reads the spec operation each request was tagged with, applies the per-attempt
 // timeout and the client's signal, retries idempotent calls, and maps failures to typed errors.
 // @ts-expect-error undici publishes no types for this path; it is the class undici exports as Agent.
 // Imported directly because undici's main entry replaces the process-wide fetch dispatcher.
 import AgentClass from 'undici/lib/dispatcher/agent.js';
 import type { Agent as AgentType, Dispatcher } from 'undici';
+import type { Middleware } from 'openapi-fetch';
 import { operationTable, type ApiName } from './generated/operations.js';
 import { NetworkError, RequestTimeoutError, type OperationRef } from './errors.js';
 import type { ResolvedOptions } from './options.js';
@@ -11,49 +12,65 @@ import { isClientRequest, type ClientRequest } from './request.js';
 
 type FetchFn = (input: Request, init?: RequestInit) => Promise<Response>;
 
-interface CompiledOp {
-  method: string;
-  path: string;
-  operationId: string;
-  pattern: RegExp;
+/** An operation as the transport needs it: the ref for errors, and whether it may be repeated. */
+interface Found {
+  op: OperationRef;
   retryable: boolean;
 }
 
-/** Reads (GET, list, poll) may be repeated safely; creates, updates, deletes and uploads may not. */
-export function isIdempotent(method: string, operationId: string | undefined): boolean {
-  if (method === 'GET' || method === 'HEAD') return true;
-  return method === 'POST' && operationId !== undefined && /_(list|poll)(_v\d+_\d+)?$/.test(operationId);
-}
+const byApi = new Map<ApiName, Map<string, Found>>();
 
-const compiled = new Map<ApiName, CompiledOp[]>();
-function opsOf(api: ApiName): CompiledOp[] {
-  let ops = compiled.get(api);
+/**
+ * The spec operation `method schemaPath` of an API, from the generated table; undefined when the
+ * path is not in the spec.
+ */
+function lookup(api: ApiName, method: string, schemaPath: string): Found | undefined {
+  let ops = byApi.get(api);
   if (!ops) {
-    ops = operationTable[api]
-      .map(([method, path, operationId]) => ({
-        method,
-        path,
-        operationId,
-        pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`),
-        retryable: isIdempotent(method, operationId),
-      }))
-      // Literal paths before templated ones: POST /images/list is not POST /images/{uuid}.
-      .sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0));
-    compiled.set(api, ops);
+    ops = new Map();
+    for (const [m, path, operationId, readOnly] of operationTable[api]) ops.set(`${m} ${path}`, { op: { api, method: m, path, operationId }, retryable: readOnly });
+    byApi.set(api, ops);
   }
-  return ops;
+  return ops.get(`${method} ${schemaPath}`);
 }
 
-/** Finds the spec operation of a request URL under `basePath`. */
-export function findOperation(api: ApiName, basePath: string, method: string, url: string): { op: OperationRef; retryable: boolean } {
-  // The URL is absolute and was built from the base URL: cut scheme and authority, query and fragment.
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  let path = start < 0 ? '/' : url.slice(start).replace(/[?#].*$/, '');
+/**
+ * True when the spec says the call only reads, so it may be repeated: GET or HEAD, or a POST
+ * operation marked `x-svc-idempotent: true` (lists, polls, groups). Decided at generation time by
+ * `isReadOnly` of `@svc/oas`, the helper contract mode uses too.
+ * @param api `central`, `element` or `objects`
+ * @param method the HTTP method, upper case
+ * @param path the path template as in the spec, e.g. `/images/list`
+ */
+export function isIdempotent(api: ApiName, method: string, path: string): boolean {
+  return lookup(api, method, path)?.retryable ?? (method === 'GET' || method === 'HEAD');
+}
+
+/** Where a request carries its operation (a property: cheaper per call than a WeakMap). */
+const OPERATION = Symbol('svc.client.operation');
+type Tagged = { [OPERATION]?: Found };
+
+/**
+ * openapi-fetch middleware that tags each request with its spec operation, from the `schemaPath`
+ * openapi-fetch hands middleware (no URL parsing). It must run last, after any middleware that
+ * replaces the request: the clients run it first and again last (see `createCore`).
+ */
+export function operationTagger(api: ApiName): Middleware {
+  return {
+    onRequest({ request, schemaPath }) {
+      const found = lookup(api, request.method, schemaPath);
+      if (found) (request as Tagged)[OPERATION] = found;
+    },
+  };
+}
+
+/** The operation of a request: its tag, or for an untagged one its method and URL path (retried only for GET and HEAD). */
+function operationOf(api: ApiName, basePath: string, request: Request | ClientRequest): Found {
+  const found = (request as Tagged)[OPERATION];
+  if (found) return found;
+  let path = new URL(request.url).pathname;
   if (path.startsWith(basePath)) path = path.slice(basePath.length) || '/';
-  for (const op of opsOf(api)) {
-    if (op.method === method && op.pattern.test(path)) return { op: { api, method, path: op.path, operationId: op.operationId }, retryable: op.retryable };
-  }
-  return { op: { api, method, path, operationId: undefined }, retryable: isIdempotent(method, undefined) };
+  return { op: { api, method: request.method, path, operationId: undefined }, retryable: request.method === 'GET' || request.method === 'HEAD' };
 }
 
 /** Operation of each response the transport returned, for {@link unwrap}'s errors. */
@@ -118,21 +135,10 @@ export interface TransportSettings {
  * reason of a signal.
  */
 export function createTransport(s: TransportSettings): FetchFn {
-  // Calls repeat (polls, pages): remember the operation of recent URLs.
-  const seen = new Map<string, ReturnType<typeof findOperation>>();
-  const lookup = (method: string, url: string) => {
-    const key = `${method} ${url}`;
-    let found = seen.get(key);
-    if (!found) {
-      if (seen.size >= 256) seen.clear();
-      seen.set(key, (found = findOperation(s.api, s.basePath, method, url)));
-    }
-    return found;
-  };
   const withDispatcher = s.dispatcher ? ({ dispatcher: s.dispatcher } as RequestInit) : undefined;
   return async function transport(input: Request | ClientRequest, ext?: RequestInit): Promise<Response> {
     if (withDispatcher) ext = ext ? { ...ext, ...withDispatcher } : withDispatcher;
-    const { op, retryable } = lookup(input.method, input.url);
+    const { op, retryable } = operationOf(s.api, s.basePath, input);
     const light = isClientRequest(input) ? input : undefined;
     // Only reads are repeated; their bodies are small JSON, and a stream is never sent twice.
     const retries = retryable && !light?.streaming ? s.retry.retries : 0;

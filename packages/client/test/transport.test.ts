@@ -9,6 +9,8 @@ import {
   createCentralClient,
   createElementClient,
   isApiError,
+  isIdempotent,
+  operationTable,
   unwrap,
   type ClientOptions,
 } from '../src/index.js';
@@ -109,6 +111,51 @@ describe('retries', () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.attempts).toBe(1);
     expect(s.seen).toHaveLength(1);
+  });
+});
+
+describe('operation identity and what may be repeated', () => {
+  it('names and retries the operation openapi-fetch called, even when middleware rewrites the URL', async () => {
+    // A gateway middleware moves every call under /gateway: the URL no longer shows the spec path.
+    let n = 0;
+    const s = await serve((req, res) => (n++ === 0 ? json(res, 503, { message: 'busy' }) : json(res, 404, { message: 'gone' })));
+    const client = central(s, {
+      middleware: [{ onRequest: ({ request }) => new Request(request.url.replace('/api/svc/v3/', '/gateway/'), { method: request.method, headers: request.headers, body: request.body, duplex: 'half' } as RequestInit) }],
+    });
+    const error = await unwrap(client.POST('/images/list', { body: { kind: 'image' } })).catch((e) => e);
+    expect(s.seen.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /gateway/images/list', 'POST /gateway/images/list']);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.operation).toEqual({ api: 'central', method: 'POST', path: '/images/list', operationId: 'images_list' });
+  });
+
+  it('keeps the operation when middleware added later with use() replaces the request', async () => {
+    const s = await serve(() => {});
+    const client = central(s, { timeoutMs: 200, retry: false });
+    client.use({ onRequest: ({ request }) => new Request(request.url.replace('/api/svc/v3/', '/elsewhere/'), { method: request.method, headers: request.headers }) });
+    const error = await client.GET('/tasks/{uuid}', { params: { path: { uuid: IMAGE } } }).catch((e) => e);
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error.operation.operationId).toBe('tasks_get');
+    expect(s.seen[0]!.url).toBe(`/elsewhere/tasks/${IMAGE}`);
+  });
+
+  it('repeats exactly the operations the spec marks read-only: GET, HEAD and x-svc-idempotent POSTs', () => {
+    const posts = Object.entries(operationTable).flatMap(([api, ops]) => ops.filter(([m]) => m === 'POST').map(([, path, id]) => [id, isIdempotent(api as 'central', 'POST', path)]));
+    expect(Object.fromEntries(posts)).toMatchObject({
+      images_list: true,
+      clusters_list: true,
+      subnets_list: true,
+      tasks_list: true,
+      tasks_poll: true,
+      tasks_poll_v2_0: true,
+      groups_list: true,
+      images_create: false,
+      images_create_v0_8: false,
+      objectstores_create: false,
+      objectstores_regenerate_self_signed_cert: false,
+    });
+    expect(isIdempotent('central', 'GET', '/images/{uuid}')).toBe(true);
+    expect(isIdempotent('central', 'DELETE', '/images/{uuid}')).toBe(false);
+    expect(isIdempotent('central', 'PUT', '/images/{uuid}/file')).toBe(false);
   });
 });
 

@@ -6,7 +6,7 @@
 // from the spec's examples. The samples read the endpoint and the credentials from the environment
 // (SVC_HOST, SVC_USER, SVC_PASSWORD); they never hold a password.
 
-import { deref, operations, parametersOf } from '@svc/oas';
+import { deref, exampleOf, operations, parametersOf, requestBodyOf } from '@svc/oas';
 import { ENV, LABELS, samplesOf } from '../src/page/samples.js';
 
 /**
@@ -32,44 +32,15 @@ export function serverParts(document) {
 }
 
 /**
- * The example value of a parameter: `example`, the first of `examples`, the schema's `example`,
- * first `examples` entry or `default`.
- * @returns {{ found: boolean, value?: any }}
+ * The request body of an operation as the samples send it: `requestBodyOf` of @svc/oas (a JSON
+ * body without an example sent as `{}`), a binary body from `image.qcow2`, another from `body`.
+ * @returns {import('../src/page/samples.js').SampleRequest['body']}
  */
-function parameterExample(document, parameter) {
-  if (parameter.example !== undefined) return { found: true, value: parameter.example };
-  const named = Object.values(parameter.examples ?? {}).map((e) => deref(document, e));
-  if (named.length && named[0].value !== undefined) return { found: true, value: named[0].value };
-  const schema = deref(document, parameter.schema ?? {});
-  if (schema.example !== undefined) return { found: true, value: schema.example };
-  if (Array.isArray(schema.examples) && schema.examples.length) return { found: true, value: schema.examples[0] };
-  if (schema.default !== undefined) return { found: true, value: schema.default };
-  return { found: false };
-}
-
-/**
- * The request body of an operation as the samples send it.
- * @returns {null | { kind: 'json', contentType: string, value: any } | { kind: 'binary', contentType: string } | { kind: 'other', contentType: string }}
- */
-function requestBodyOf(document, operation) {
-  if (!operation.requestBody) return null;
-  const body = deref(document, operation.requestBody);
-  const content = body.content ?? {};
-  const types = Object.keys(content);
-  if (types.length === 0) return null;
-  const json = types.find((t) => /^application\/(.+\+)?json(;|$)/.test(t));
-  if (json) {
-    const media = content[json];
-    const named = Object.values(media.examples ?? {}).map((e) => deref(document, e));
-    let value;
-    if (named.length && named[0].value !== undefined) value = named[0].value;
-    else if (media.example !== undefined) value = media.example;
-    else value = deref(document, media.schema ?? {}).example ?? {};
-    return { kind: 'json', contentType: json, value };
-  }
-  const binary = types.find((t) => t === 'application/octet-stream' || /^(image|audio|video)\//.test(t));
-  if (binary) return { kind: 'binary', contentType: binary };
-  return { kind: 'other', contentType: types[0] };
+function sampleBody(document, operation) {
+  const body = requestBodyOf(document, operation);
+  if (!body) return null;
+  if (body.kind === 'json') return { kind: 'json', contentType: body.mediaType, value: body.example ?? {} };
+  return { kind: 'file', contentType: body.mediaType, file: body.kind === 'binary' ? 'image.qcow2' : 'body' };
 }
 
 /** The media types of the 2xx answers of an operation. */
@@ -91,8 +62,7 @@ function sampleParameters(document, pathItem, operation) {
   for (const parameter of parametersOf(document, pathItem, operation)) {
     if (!(parameter.in in out)) continue; // cookies are not sampled
     if (parameter.in !== 'path' && !parameter.required) continue;
-    const example = parameterExample(document, parameter);
-    out[parameter.in].push({ name: parameter.name, value: example.found ? example.value : `<${parameter.name}>` });
+    out[parameter.in].push({ name: parameter.name, value: exampleOf(document, parameter) ?? `<${parameter.name}>` });
   }
   return out;
 }
@@ -105,16 +75,13 @@ function sampleParameters(document, pathItem, operation) {
  * @returns {import('../src/page/samples.js').SampleRequest}
  */
 export function sampleRequest(api, document, path, method, pathItem, operation) {
-  const body = requestBodyOf(document, operation);
   return {
     api,
     method,
     server: serverParts(document),
     path,
     params: sampleParameters(document, pathItem, operation),
-    body: body === null ? null
-      : body.kind === 'json' ? body
-        : { kind: 'file', contentType: body.contentType, file: body.kind === 'binary' ? 'image.qcow2' : 'body' },
+    body: sampleBody(document, operation),
     accept: successTypes(document, operation),
     insecure: true,
   };

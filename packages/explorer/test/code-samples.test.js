@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { sampleRequest, serverParts, withCodeSamples } from '../scripts/code-samples.mjs';
 import { clientFactory, curl, literal, python, shellQuote, typescript } from '../src/page/samples.js';
-import { deref, operations } from '@svc/oas';
+import { operations } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -57,12 +57,6 @@ describe('code samples', () => {
     expect(serverParts(doc)).toEqual([{ text: 'https://' }, { env: 'SVC_HOST' }, { text: ':' }, { text: '9440' }, { text: '/api/svc/v3' }]);
     expect(() => serverParts({ servers: [{ url: 'https://{host}{x}' }] })).toThrow(/\{x\} has no default/);
     expect(() => serverParts({})).toThrow(/no server/);
-  });
-
-  it('resolves local $refs and rejects others', () => {
-    expect(deref(doc, { $ref: '#/components/parameters/Uuid' }).name).toBe('uuid');
-    expect(() => deref(doc, { $ref: 'other.yaml#/x' })).toThrow(/only local/);
-    expect(() => deref(doc, { $ref: '#/components/nope' })).toThrow(/does not resolve/);
   });
 
   it('quotes for the shell and writes TypeScript literals', () => {

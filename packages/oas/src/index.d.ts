@@ -1,3 +1,5 @@
+export { IDEMPOTENT_EXTENSION, isReadOnly } from './read-only.js';
+
 /** The HTTP methods a path item may hold, in the order OpenAPI lists them. */
 export declare const HTTP_METHODS: readonly ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -28,3 +30,5 @@ export declare function operations(doc: object): OperationEntry[];
 
 /** Path-level and operation-level parameters, resolved; the operation's win on the same `in` and `name`. */
 export declare function parametersOf(doc: object, pathItem: { parameters?: unknown[] }, operation: { parameters?: unknown[] }): Record<string, any>[];
+
+export { exampleOf, mediaKind, requestBodyOf, type MediaKind, type RequestBody } from './content.js';

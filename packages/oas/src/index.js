@@ -1,6 +1,8 @@
 // Walking a bundled OpenAPI document, written once for every tool that reads the bundles.
 // Bundles (dist/<api>.json) hold only local `$ref`s, so that is all `deref` follows.
 
+export { IDEMPOTENT_EXTENSION, isReadOnly } from './read-only.js';
+
 /** The HTTP methods a path item may hold, in the order OpenAPI lists them. */
 export const HTTP_METHODS = Object.freeze(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
@@ -77,3 +79,5 @@ export function parametersOf(doc, pathItem, operation) {
   }
   return [...byKey.values()];
 }
+
+export { exampleOf, mediaKind, requestBodyOf } from './content.js';

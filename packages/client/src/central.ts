@@ -1,0 +1,150 @@
+// The central v3 API client (`/api/svc/v3`): images, tasks, clusters, subnets, and its workflows.
+import type { Client } from 'openapi-fetch';
+import type { components, operations, paths } from './generated/central.js';
+import type { ClientOptions } from './options.js';
+import { createCore, type UploadOptions } from './create.js';
+import { paginate, pageSizeOf, type PageOptions } from './paging.js';
+import { InvalidArgumentError, WorkflowError } from './errors.js';
+import { checkUuid, pollTask, toBody, unwrap, type TaskVerdict, type UploadSource, type WaitOptions } from './workflow.js';
+
+/** Paths of the central v3 API (`/api/svc/v3`), as generated from `dist/central.json`. */
+export type CentralPaths = paths;
+/** Operations of the central v3 API keyed by operationId (`images_create`, `tasks_get`, ...). */
+export type CentralOperations = operations;
+/** Schemas of the central v3 API (`ImageIntentInput`, `Task`, `ErrorResponse`, ...). */
+export type CentralSchemas = components['schemas'];
+
+type CentralListPath = { [P in keyof paths]: P extends `${string}/list` ? (paths[P] extends { post: unknown } ? P : never) : never }[keyof paths];
+type PostBody<Paths, P extends keyof Paths> = Paths[P] extends { post: { requestBody?: { content: { 'application/json': infer B } } } } ? B : never;
+type PostOk<Paths, P extends keyof Paths> = Paths[P] extends { post: { responses: { 200: { content: { 'application/json': infer R } } } } } ? R : never;
+/** The entity type a v3 list call returns, e.g. `ListEntity<'/images/list'>` is `ImageIntentResource`. */
+export type CentralListEntity<P extends CentralListPath> = NonNullable<PostOk<paths, P> extends { entities?: (infer E)[] } ? E : never>;
+/** The request body of a v3 list call. */
+export type CentralListRequest<P extends CentralListPath> = PostBody<paths, P>;
+
+/** Options of calls that wait for a task: the wait options plus `onProgress` with the v3 task. */
+export type CentralWaitOptions = WaitOptions<CentralSchemas['Task']>;
+
+/** Workflow methods of the central v3 client. */
+export interface CentralWorkflows {
+  /**
+   * Polls `GET /tasks/{uuid}` (tasks_get) until the task is SUCCEEDED and returns it.
+   * @param uuid the task UUID (`status.execution_context.task_uuid` of a create or delete answer)
+   * @throws {TaskFailedError} when the task ends FAILED or ABORTED (with `error_code`, `error_detail`)
+   * @throws {TaskTimeoutError} after `timeoutMs` (default 10 minutes)
+   * @throws {ApiError} when a poll answers with an error (e.g. 404 for an unknown task)
+   * @throws the signal's reason when `signal` fires
+   */
+  waitForTask(uuid: string, options?: CentralWaitOptions): Promise<CentralSchemas['Task']>;
+  /**
+   * Iterates every entity of a v3 list call (`POST /images/list`, `/clusters/list`,
+   * `/subnets/list`, `/tasks/list`), asking `length` = `pageSize` entities per call from
+   * `offset` (default 0) until `metadata.total_matches` are seen or a page comes back empty.
+   * @throws {ApiError} when a page call fails (after the retries of idempotent calls)
+   */
+  paginate<P extends CentralListPath>(path: P, body?: Omit<CentralListRequest<P>, 'length'>, options?: PageOptions): AsyncIterableIterator<CentralListEntity<P>>;
+  /**
+   * Creates an image from a URL (`POST /images`, images_create), waits for its task and returns
+   * the image (`GET /images/{uuid}`, images_get) in state COMPLETE.
+   * @param spec the image `spec`: `name`, `resources.image_type`, `resources.source_uri`, ...
+   * @throws {TaskFailedError} | {TaskTimeoutError} | {ApiError}; {@link WorkflowError} when the image is not COMPLETE after its task
+   */
+  createImageFromUrl(spec: CentralSchemas['Image'], options?: CentralWaitOptions): Promise<CentralSchemas['ImageIntentResponse']>;
+  /**
+   * Deletes an image (`DELETE /images/{uuid}`, images_delete; the image goes DELETE_PENDING) and
+   * waits for the delete task; returns the finished task.
+   * @throws {InvalidArgumentError} when `uuid` is not a UUID; {TaskFailedError} | {TaskTimeoutError} | {ApiError}
+   */
+  deleteImage(uuid: string, options?: CentralWaitOptions): Promise<CentralSchemas['Task']>;
+  /**
+   * Uploads an image's bytes (`PUT /images/{uuid}/file`, images_upload_file) as a stream: memory
+   * stays flat whatever the size. Not retried.
+   * @param file a file path, Blob, bytes, web stream, or Node stream / async iterable of bytes
+   * @throws {InvalidArgumentError} for a bad UUID or an unreadable file; {ApiError} for an error answer
+   */
+  uploadImageFile(uuid: string, file: UploadSource, options?: UploadOptions): Promise<void>;
+}
+
+/** A typed openapi-fetch client of the central v3 API, with the workflow methods. */
+export type CentralClient = Client<paths> & CentralWorkflows;
+
+/** The task UUID of a v3 create/delete answer (`execution_context.task_uuid` is a string or a list). */
+function taskOf(status: { execution_context?: { task_uuid?: string | string[] } } | undefined, what: string): string {
+  const t = status?.execution_context?.task_uuid;
+  const uuid = Array.isArray(t) ? t[0] : t;
+  if (!uuid) throw new WorkflowError(`${what}: the answer carries no status.execution_context.task_uuid to follow`);
+  return uuid;
+}
+
+const v3Verdict = (task: CentralSchemas['Task']): TaskVerdict =>
+  task.status === 'SUCCEEDED'
+    ? { state: 'succeeded' }
+    : task.status === 'FAILED' || task.status === 'ABORTED'
+      ? { state: 'failed', status: task.status, code: task.error_code, detail: task.error_detail }
+      : { state: 'pending' };
+
+/**
+ * Creates a client of the central endpoint's v3 API (images, tasks, clusters, subnets) with
+ * basic auth, plus the workflows {@link CentralWorkflows} (`waitForTask`, `paginate`,
+ * `createImageFromUrl`, `deleteImage`, `uploadImageFile`).
+ *
+ * Every raw call is typed from the spec: `client.POST('/images/list', { body: { kind: 'image' } })`
+ * resolves to `{ data, error, response }` (use {@link unwrap} to get the data or an `ApiError`).
+ * Reads (GET, list, poll) are retried on network errors, 429 and 503; nothing else is.
+ *
+ * @param options `baseUrl` including `/api/svc/v3` (e.g. `https://pc:9440/api/svc/v3`) or `host`
+ *   (+ `port`), `username`, `password`; see {@link ClientOptions}.
+ * @throws {ClientOptionsError} when an option is missing or malformed (names the option).
+ */
+export function createCentralClient(options: ClientOptions): CentralClient {
+  const { client, uploadFetch } = createCore<paths>('central', options);
+  const workflows: CentralWorkflows = {
+    waitForTask(uuid, waitOptions) {
+      checkUuid('uuid', uuid);
+      return pollTask(uuid, (signal) => unwrap(client.GET('/tasks/{uuid}', { params: { path: { uuid } }, signal })), v3Verdict, waitOptions);
+    },
+    paginate<P extends CentralListPath>(path: P, body?: Omit<CentralListRequest<P>, 'length'>, pageOptions?: PageOptions) {
+      const length = pageSizeOf(pageOptions);
+      const request = { ...(body ?? {}) } as { offset?: number };
+      const post = client.POST as (p: string, init: object) => Promise<{ response: Response; data?: unknown; error?: unknown }>;
+      return paginate('offset', request.offset, async (offset) => {
+        const page = (await unwrap(post(path, { body: { ...request, offset, length }, signal: pageOptions?.signal }))) as {
+          metadata?: { total_matches?: number };
+          entities?: CentralListEntity<P>[];
+        };
+        return { entities: page.entities ?? [], total: page.metadata?.total_matches };
+      });
+    },
+    async createImageFromUrl(spec, waitOptions) {
+      if (spec === null || typeof spec !== 'object') throw new InvalidArgumentError('spec', 'must be an image spec { name, resources: { image_type, source_uri } }');
+      if (typeof spec.name !== 'string' || spec.name === '') throw new InvalidArgumentError('spec.name', 'must be a non-empty string');
+      if (typeof spec.resources?.source_uri !== 'string') throw new InvalidArgumentError('spec.resources.source_uri', 'must be the URL the service fetches the image from');
+      const created = await unwrap(client.POST('/images', { body: { api_version: '3.1.0', metadata: { kind: 'image' }, spec } }));
+      const imageUuid = created.metadata.uuid;
+      await workflows.waitForTask(taskOf(created.status, 'images_create'), waitOptions);
+      if (!imageUuid) throw new WorkflowError('images_create: the answer carries no metadata.uuid');
+      const image = await unwrap(client.GET('/images/{uuid}', { params: { path: { uuid: imageUuid } }, signal: waitOptions?.signal }));
+      if (image.status.state !== 'COMPLETE') throw new WorkflowError(`image ${imageUuid} is ${image.status.state} after its create task succeeded; expected COMPLETE`);
+      return image;
+    },
+    async deleteImage(uuid, waitOptions) {
+      checkUuid('uuid', uuid);
+      const deleted = await unwrap(client.DELETE('/images/{uuid}', { params: { path: { uuid } }, signal: waitOptions?.signal }));
+      return workflows.waitForTask(taskOf(deleted.status, 'images_delete'), waitOptions);
+    },
+    async uploadImageFile(uuid, file, uploadOptions) {
+      checkUuid('uuid', uuid);
+      const body = await toBody('file', file);
+      await unwrap(
+        client.PUT('/images/{uuid}/file', {
+          fetch: uploadFetch(uploadOptions?.timeoutMs),
+          params: { path: { uuid } },
+          body,
+          headers: { 'Content-Type': 'application/octet-stream' },
+          signal: uploadOptions?.signal,
+        }),
+      );
+    },
+  };
+  return Object.assign(client, workflows);
+}

@@ -1,0 +1,55 @@
+// The object store API client (`/oss/api/svc/v3`) and its workflows.
+import type { Client } from 'openapi-fetch';
+import type { components, operations, paths } from './generated/objects.js';
+import type { ClientOptions } from './options.js';
+import { createCore } from './create.js';
+import { paginate, pageSizeOf, type PageOptions } from './paging.js';
+import { InvalidArgumentError } from './errors.js';
+import { unwrap } from './workflow.js';
+
+/** Paths of the object store API (`/oss/api/svc/v3`), from `dist/objects.json`. */
+export type ObjectsPaths = paths;
+/** Operations of the object store API keyed by operationId (`objectstores_create`, ...). */
+export type ObjectsOperations = operations;
+/** Schemas of the object store API. */
+export type ObjectsSchemas = components['schemas'];
+
+/** Workflow methods of the object store client. */
+export interface ObjectsWorkflows {
+  /**
+   * Iterates the entities of the groups listing (`POST /groups`, groups_list), asking
+   * `group_member_count` = `pageSize` per call from `group_member_offset` until
+   * `filtered_entity_count` are seen or a page is empty.
+   * @throws {ApiError} when a page call fails (after the retries of idempotent calls)
+   */
+  paginateGroups(body: Omit<ObjectsSchemas['GroupListRequest'], 'group_member_count'>, options?: PageOptions): AsyncIterableIterator<ObjectsSchemas['GroupEntityResult']>;
+}
+
+/** A typed openapi-fetch client of the object store API, with the workflow methods. */
+export type ObjectsClient = Client<paths> & ObjectsWorkflows;
+
+/**
+ * Creates a client of the object store API with basic auth (the central endpoint's
+ * credentials), plus {@link ObjectsWorkflows} (`paginateGroups`).
+ *
+ * @param options `baseUrl` including `/oss/api/svc/v3` (e.g. `https://pc:9440/oss/api/svc/v3`)
+ *   or `host` (+ `port`); `username`, `password`; see {@link ClientOptions}.
+ * @throws {ClientOptionsError} when an option is missing or malformed (names the option).
+ */
+export function createObjectsClient(options: ClientOptions): ObjectsClient {
+  const { client } = createCore<paths>('objects', options);
+  const workflows: ObjectsWorkflows = {
+    paginateGroups(body, pageOptions) {
+      const count = pageSizeOf(pageOptions);
+      if (body === null || typeof body !== 'object' || typeof body.entity_type !== 'string') {
+        throw new InvalidArgumentError('entity_type', 'is required, e.g. { entity_type: "objectstore" }');
+      }
+      return paginate('group_member_offset', body.group_member_offset, async (offset) => {
+        const page = await unwrap(client.POST('/groups', { body: { ...body, group_member_offset: offset, group_member_count: count }, signal: pageOptions?.signal }));
+        const group = page.group_results[0];
+        return { entities: group?.entity_results ?? [], total: group?.filtered_entity_count ?? page.filtered_entity_count };
+      });
+    },
+  };
+  return Object.assign(client, workflows);
+}
