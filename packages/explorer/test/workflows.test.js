@@ -83,6 +83,9 @@ async function ensureAuthorized() {
  */
 async function walk(api, workflowId, prepare = async () => {}) {
   await page.goto(`${explorer.url}?api=${api}&workflow=${workflowId}&step=0`);
+  // The link names no operation: the page opens the first step's (on another API: a page load).
+  await expect.poll(() => new URL(page.url()).hash, { timeout: 15_000 }).toMatch(/^#\/.+\/.+/);
+  await page.waitForLoadState('load');
   const panel = page.locator('.svc-workflow');
   await panel.waitFor({ timeout: 15_000 });
   const steps = await panel.locator('.svc-step').evaluateAll((els) => els.map((el) => el.dataset.step));
