@@ -44,10 +44,16 @@ export function createObjectsClient(options: ClientOptions): ObjectsClient {
       if (body === null || typeof body !== 'object' || typeof body.entity_type !== 'string') {
         throw new InvalidArgumentError('entity_type', 'is required, e.g. { entity_type: "objectstore" }');
       }
-      return paginate('group_member_offset', body.group_member_offset, async (offset) => {
-        const page = await unwrap(client.POST('/groups', { body: { ...body, group_member_offset: offset, group_member_count: count }, signal: pageOptions?.signal }));
-        const group = page.group_results[0];
-        return { entities: group?.entity_results ?? [], total: group?.filtered_entity_count ?? page.filtered_entity_count };
+      return paginate({
+        operation: 'groups_list (POST /groups)',
+        offsetField: 'group_member_offset',
+        start: body.group_member_offset,
+        keyOf: (entity) => entity.entity_id,
+        async fetchPage(offset) {
+          const page = await unwrap(client.POST('/groups', { body: { ...body, group_member_offset: offset, group_member_count: count }, signal: pageOptions?.signal }));
+          const group = page.group_results?.[0];
+          return { entities: group?.entity_results ?? [], total: group?.filtered_entity_count ?? page.filtered_entity_count };
+        },
       });
     },
   };
