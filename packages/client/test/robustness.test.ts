@@ -152,7 +152,8 @@ describe('redirects of writes', () => {
     const s = await serve((req, res) => {
       if (req.url === '/api/svc/v3/images') {
         res.writeHead(307, { Location: '/api/svc/v3/images-moved' });
-        return res.end();
+        res.end();
+        return;
       }
       json(res, 202, { metadata: { uuid: IMAGE }, status: { state: 'PENDING' } });
     });
