@@ -2,7 +2,7 @@
 // sits in front of a real server, with every response that breaks the spec reported by operation
 // and field. scripts/contract.mjs starts the proxies (startProxy of @svc/mock); this module builds the calls and reads
 // Prism's verdicts.
-import { deref, isReadOnly, operations } from '@svc/oas';
+import { deref, exampleOf, isReadOnly, operations, requestBodyOf } from '@svc/oas';
 
 /**
  * One operation called in contract mode and what Prism said about it.
@@ -54,20 +54,6 @@ function firstId(body) {
   return candidates.find((v) => typeof v === 'string' && v.length > 0);
 }
 
-function exampleOf(doc, param) {
-  if (param.example !== undefined) return param.example;
-  const first = Object.values(param.examples ?? {})[0];
-  return first ? deref(doc, first).value : param.schema?.example ?? param.schema?.default;
-}
-
-function requestExample(doc, op) {
-  const media = deref(doc, op.requestBody)?.content?.['application/json'];
-  if (!media) return undefined;
-  if (media.example !== undefined) return media.example;
-  const first = Object.values(media.examples ?? {})[0];
-  return first ? deref(doc, first).value : {};
-}
-
 /** Turns Prism's `validation` / `sl-violations` entries into `{ where, field, message, severity }`. */
 export function violationsOf(list) {
   return (Array.isArray(list) ? list : []).map((v) => {
@@ -107,7 +93,8 @@ export async function runReadOnly({ api, doc, proxyUrl, authorization, timeoutMs
       } else if (p.required && p.in === 'query') query.set(p.name, String(exampleOf(doc, p)));
       else if (p.required && p.in === 'header') headers[p.name.toLowerCase()] = String(exampleOf(doc, p));
     }
-    const body = o.method === 'post' ? requestExample(doc, o.op) : undefined;
+    const requestBody = o.method === 'post' ? requestBodyOf(doc, o.op) : null;
+    const body = requestBody?.kind === 'json' ? (requestBody.example ?? {}) : undefined;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const url = `${proxyUrl}${path}${query.size ? `?${query}` : ''}`;
     const result = { api, operationId: o.operationId, method: o.method.toUpperCase(), path: o.path, status: 0, violations: [] };

@@ -1,42 +1,36 @@
 // Every operation of the central API, through the generated client, against the Prism mock.
+// Path parameters are any UUID: Prism answers its example whatever the UUID.
 import { describe, expect, inject, it } from 'vitest';
 import { createCentralClient } from '@svc/client';
-import { contract, coverageTest, errorStatusSuite } from './contract.js';
+import { contract, coverageTest, credentials, errorStatusSuite } from './contract.js';
 
-const IMAGE = 'c2d4b1f5-8a3e-4c6b-9f1d-2e7a5b3c9d10';
-const TASK = '7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const IMAGE = '0e09cf83-ac68-4f28-af70-6df9a43df4f0';
+const TASK = '5a0bd1c7-2f4e-4b9a-8c3d-6e7f8091a2b3';
 
-const c = contract('central', (baseUrl) => createCentralClient({ baseUrl, username: 'admin', password: 'contract-secret' }));
+const c = contract('central', (baseUrl) => createCentralClient({ baseUrl, ...credentials }));
 const client = () => c.client();
-const cover = c.cover;
-const expectConforms = (method: string, path: string, status: number, body: unknown) => c.expectConforms(cover(method, path), status, body);
+const cover = (operationId: string) => c.cover(operationId);
 
+// Each test: the client sends the call the spec describes (Prism finds no violation, checked after
+// every test with the credentials), builds the URL and content type right, and reads the answer
+// the spec declares. Values of Prism's answers are the spec's own examples, so they are not asserted.
 describe('central: success responses', () => {
-  it('images_create: POST /images answers 202 with a PENDING image and its task', async () => {
-    const op = cover('post', '/images');
+  it('images_create: POST /images sends the intent and reads the 202 image', async () => {
+    const op = cover('images_create');
     const { data, response } = await client().POST('/images', {
       body: { api_version: '3.1.0', metadata: { kind: 'image' }, spec: { name: 'CentOS', resources: { image_type: 'DISK_IMAGE', architecture: 'X86_64', source_uri: 'https://cloud.centos.org/c.qcow2' } } },
     });
     expect(response.status).toBe(202);
-    expect(data?.status?.state).toBe('PENDING');
-    expect(data?.status?.execution_context?.task_uuid).toMatch(UUID);
-    expect(data?.api_version).toBe('3.1');
-    expectConforms(op.method, op.path, 202, data);
+    c.expectSent({ method: 'POST', url: '/images', contentType: 'application/json' });
+    c.expectConforms(op, 202, data);
   });
 
-  it('images_list: POST /images/list answers 200 with COMPLETE images, sizes and retrieval URIs', async () => {
-    const op = cover('post', '/images/list');
+  it('images_list: POST /images/list sends the page request and reads the list', async () => {
+    const op = cover('images_list');
     const { data, response } = await client().POST('/images/list', { body: { kind: 'image', offset: 0, length: 20 } });
     expect(response.status).toBe(200);
-    expect(data?.metadata.total_matches).toBeGreaterThanOrEqual(data?.entities?.length ?? 0);
-    expect(data?.entities?.length).toBeGreaterThan(0);
-    for (const image of data?.entities ?? []) {
-      expect(image.status?.state).toBe('COMPLETE');
-      expect(image.status?.resources?.size_bytes).toBeGreaterThan(0);
-      for (const uri of image.status?.resources?.retrieval_uri_list ?? []) expect(uri).toMatch(new RegExp(`images/${image.metadata.uuid}/file$`));
-    }
-    expectConforms(op.method, op.path, 200, data);
+    c.expectSent({ method: 'POST', url: '/images/list', contentType: 'application/json' });
+    c.expectConforms(op, 200, data);
   });
 
   it('images_list: accepts the empty body real clients send', async () => {
@@ -44,38 +38,35 @@ describe('central: success responses', () => {
     expect(response.status).toBe(200);
   });
 
-  it('images_get: GET /images/{uuid} answers 200 with a COMPLETE image', async () => {
-    const op = cover('get', '/images/{uuid}');
+  it('images_get: GET /images/{uuid} fills the path parameter', async () => {
+    const op = cover('images_get');
     const { data, response } = await client().GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } });
     expect(response.status).toBe(200);
-    expect(data?.metadata.uuid).toBe(IMAGE);
-    expect(data?.status?.state).toBe('COMPLETE');
-    expectConforms(op.method, op.path, 200, data);
+    c.expectSent({ method: 'GET', url: `/images/${IMAGE}` });
+    c.expectConforms(op, 200, data);
   });
 
-  it('images_update: PUT /images/{uuid} answers 202 with a PENDING update', async () => {
-    const op = cover('put', '/images/{uuid}');
+  it('images_update: PUT /images/{uuid} sends the new spec and reads the 202 answer', async () => {
+    const op = cover('images_update');
     const { data, response } = await client().PUT('/images/{uuid}', {
       params: { path: { uuid: IMAGE } },
       body: { api_version: '3.1.0', metadata: { kind: 'image', uuid: IMAGE, spec_version: 1 }, spec: { name: 'CentOS 7.9', resources: { image_type: 'DISK_IMAGE' } } },
     });
     expect(response.status).toBe(202);
-    expect(data?.status?.state).toBe('PENDING');
-    expectConforms(op.method, op.path, 202, data);
+    c.expectSent({ method: 'PUT', url: `/images/${IMAGE}`, contentType: 'application/json' });
+    c.expectConforms(op, 202, data);
   });
 
-  it('images_delete: DELETE /images/{uuid} answers 202 DELETE_PENDING with an empty spec and a task', async () => {
-    const op = cover('delete', '/images/{uuid}');
+  it('images_delete: DELETE /images/{uuid} reads the 202 answer', async () => {
+    const op = cover('images_delete');
     const { data, response } = await client().DELETE('/images/{uuid}', { params: { path: { uuid: IMAGE } } });
     expect(response.status).toBe(202);
-    expect(data?.status.state).toBe('DELETE_PENDING');
-    expect(data?.spec).toBe('');
-    expect(data?.status.execution_context?.task_uuid).toMatch(UUID);
-    expectConforms(op.method, op.path, 202, data);
+    c.expectSent({ method: 'DELETE', url: `/images/${IMAGE}` });
+    c.expectConforms(op, 202, data);
   });
 
-  it('images_upload_file: PUT /images/{uuid}/file takes raw bytes and checksum headers', async () => {
-    cover('put', '/images/{uuid}/file');
+  it('images_upload_file: PUT /images/{uuid}/file sends raw bytes and the checksum headers', async () => {
+    cover('images_upload_file');
     const bytes = new Uint8Array(4096).map((_, i) => (i * 7) % 256);
     const { response } = await client().PUT('/images/{uuid}/file', {
       params: { path: { uuid: IMAGE }, header: { 'X-Svc-Checksum-Type': 'SHA_256', 'X-Svc-Checksum-Bytes': 'ab12' } },
@@ -83,68 +74,78 @@ describe('central: success responses', () => {
       headers: { 'Content-Type': 'application/octet-stream' },
     });
     expect(response.status).toBe(200);
+    c.expectSent({ method: 'PUT', url: `/images/${IMAGE}/file`, contentType: 'application/octet-stream' });
   });
 
-  it('images_download_file: GET /images/{uuid}/file answers 200 with bytes', async () => {
-    cover('get', '/images/{uuid}/file');
+  it('images_download_file: GET /images/{uuid}/file reads the bytes as an ArrayBuffer', async () => {
+    cover('images_download_file');
     const { data, response } = await client().GET('/images/{uuid}/file', {
       params: { path: { uuid: IMAGE } },
       parseAs: 'arrayBuffer',
       headers: { Accept: 'application/octet-stream' },
     });
     expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toMatch(/^application\/octet-stream/);
-    expect((data as ArrayBuffer).byteLength).toBeGreaterThan(0);
+    expect(data).toBeInstanceOf(ArrayBuffer);
   });
 
-  it('tasks_get: GET /tasks/{uuid} answers 200 with a RUNNING task at 0 %', async () => {
-    const op = cover('get', '/tasks/{uuid}');
+  it('tasks_get: GET /tasks/{uuid} fills the path parameter', async () => {
+    const op = cover('tasks_get');
     const { data, response } = await client().GET('/tasks/{uuid}', { params: { path: { uuid: TASK } } });
     expect(response.status).toBe(200);
-    expect(data).toMatchObject({ uuid: TASK, status: 'RUNNING', percentage_complete: 0, operation_type: 'create_image_intentful' });
-    expect(Number.isInteger(data?.creation_time_usecs)).toBe(true);
-    expectConforms(op.method, op.path, 200, data);
+    c.expectSent({ method: 'GET', url: `/tasks/${TASK}` });
+    c.expectConforms(op, 200, data);
   });
 
-  it('tasks_get: a FAILED task carries error_code and error_detail', async () => {
-    const { data } = await client().GET('/tasks/{uuid}', { params: { path: { uuid: TASK } }, headers: { Prefer: 'example=TaskFailed' } });
-    expect(data?.status).toBe('FAILED');
-    expect(data?.error_code).toBeTruthy();
-    expect(data?.error_detail).toBeTruthy();
-  });
-
-  it('tasks_list: POST /tasks/list answers 200 with a page of tasks', async () => {
-    const op = cover('post', '/tasks/list');
+  it('tasks_list: POST /tasks/list sends the page request and reads the list', async () => {
+    const op = cover('tasks_list');
     const { data, response } = await client().POST('/tasks/list', { body: { kind: 'task', offset: 0, length: 20 } });
     expect(response.status).toBe(200);
-    expect(data?.metadata.total_matches).toBeGreaterThanOrEqual(data?.entities.length ?? 0);
-    expectConforms(op.method, op.path, 200, data);
+    c.expectConforms(op, 200, data);
   });
 
-  it('tasks_poll: POST /tasks/poll answers 200 with the changed tasks', async () => {
-    const op = cover('post', '/tasks/poll');
+  it('tasks_poll: POST /tasks/poll sends the task list and reads the changed tasks', async () => {
+    const op = cover('tasks_poll');
     const { data, response } = await client().POST('/tasks/poll', { body: { poll_timeout_seconds: 10, task_uuid_list: [TASK] } });
     expect(response.status).toBe(200);
-    expect(typeof data?.has_poll_timed_out).toBe('boolean');
-    expectConforms(op.method, op.path, 200, data);
+    c.expectConforms(op, 200, data);
   });
 
-  it('clusters_list: POST /clusters/list answers 200 with clusters and their UUIDs', async () => {
-    const op = cover('post', '/clusters/list');
+  it('tasks_abort: POST /tasks/{uuid}/abort sends no body and reads the empty 200', async () => {
+    cover('tasks_abort');
+    const { data, response } = await client().POST('/tasks/{uuid}/abort', { params: { path: { uuid: TASK } } });
+    expect(response.status).toBe(200);
+    c.expectSent({ method: 'POST', url: `/tasks/${TASK}/abort`, contentType: null });
+    expect(data).toBeUndefined();
+  });
+
+  it('services_oss_enable: POST /services/oss sends the state and reads the 202 task', async () => {
+    const op = cover('services_oss_enable');
+    const { data, response } = await client().POST('/services/oss', { body: { state: 'ENABLE' } });
+    expect(response.status).toBe(202);
+    c.expectSent({ method: 'POST', url: '/services/oss', contentType: 'application/json' });
+    c.expectConforms(op, 202, data);
+  });
+
+  it('services_get_status: GET /services/{service_name}/status fills the service name', async () => {
+    const op = cover('services_get_status');
+    const { data, response } = await client().GET('/services/{service_name}/status', { params: { path: { service_name: 'oss' } } });
+    expect(response.status).toBe(200);
+    c.expectSent({ method: 'GET', url: '/services/oss/status' });
+    c.expectConforms(op, 200, data);
+  });
+
+  it('clusters_list: POST /clusters/list reads the list', async () => {
+    const op = cover('clusters_list');
     const { data, response } = await client().POST('/clusters/list', { body: { kind: 'cluster', offset: 0, length: 20 } });
     expect(response.status).toBe(200);
-    expect(data?.entities?.length).toBeGreaterThan(0);
-    for (const cluster of data?.entities ?? []) expect(cluster.metadata.uuid).toMatch(UUID);
-    expectConforms(op.method, op.path, 200, data);
+    c.expectConforms(op, 200, data);
   });
 
-  it('subnets_list: POST /subnets/list answers 200 with subnets and their UUIDs', async () => {
-    const op = cover('post', '/subnets/list');
+  it('subnets_list: POST /subnets/list reads the list', async () => {
+    const op = cover('subnets_list');
     const { data, response } = await client().POST('/subnets/list', { body: { kind: 'subnet', offset: 0, length: 20 } });
     expect(response.status).toBe(200);
-    expect(data?.entities?.length).toBeGreaterThan(0);
-    for (const subnet of data?.entities ?? []) expect(subnet.metadata.uuid).toMatch(UUID);
-    expectConforms(op.method, op.path, 200, data);
+    c.expectConforms(op, 200, data);
   });
 
   coverageTest(c);
@@ -162,6 +163,13 @@ describe('central: the mock enforces the spec', () => {
     expect(error).toMatchObject({ state: 'ERROR' });
     const violations = c.exchanges.pop()?.violations ?? '';
     expect(violations).toMatch(/image_type/);
+  });
+
+  it('refuses an object store service state other than ENABLE, naming the field', async () => {
+    // @ts-expect-error DISABLE is not a state this call takes
+    const { response } = await client().POST('/services/oss', { body: { state: 'DISABLE' } });
+    expect(response.status).toBe(422);
+    expect(c.exchanges.pop()?.violations ?? '').toMatch(/state/);
   });
 
   it('answers 401 without credentials', async () => {

@@ -1,10 +1,12 @@
 // Validates the real-world payloads of conformance/ against the bundled schemas, as that
-// folder's README says: `valid` with formats and patterns, `valid-shape` without, and
-// `informational` must stay invalid (the spec is not loosened for a client's mock).
-// A failure names the file and the field.
+// folder's README says: `valid` with formats and patterns, `valid-shape` without; an
+// `informational` payload is asserted invalid (the spec is not loosened for a client's mock).
+// A failing `valid`/`valid-shape` payload names the file, the operation, each field and rule;
+// an `informational` one that validates names the file and the operation.
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { serverBasePath } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
 import { loadBundle, repoRoot, requestSchemaPointer, responseSchemaPointer, SchemaValidator } from '../src/spec.js';
 
@@ -28,7 +30,7 @@ function bundle(api: string) {
   let b = bundles.get(api);
   if (!b) {
     const doc = loadBundle(api);
-    const basePath = (doc.servers?.[0]?.url ?? '').replace(/^[a-z]+:\/\/[^/]*/i, '');
+    const basePath = serverBasePath(doc.servers?.[0]?.url);
     b = { doc, strict: new SchemaValidator(api, doc, true), shape: new SchemaValidator(api, doc, false), basePath };
     bundles.set(api, b);
   }

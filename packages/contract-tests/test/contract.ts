@@ -2,13 +2,21 @@
 // sl-violations check after every test, coverage of operations, and the error-status table.
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Client, Middleware } from 'openapi-fetch';
-import { deref } from '@svc/oas';
+import { deref, exampleOf, requestBodyOf } from '@svc/oas';
 import { loadBundle, operations, responseSchemaPointer, SchemaValidator, type Operation } from '../src/spec.js';
 
-/** One exchange seen by the recorder. */
+/** The credentials every suite's client is made with; each request must carry them. */
+export const credentials = { username: 'admin', password: 'contract-secret' };
+const basicAuth = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
+
+/** One exchange seen by the recorder: what the client sent and Prism's verdict. */
 export interface Exchange {
   method: string;
+  /** Path and query the client built, e.g. `/images/c2d4.../file`. */
+  url: string;
   schemaPath: string;
+  authorization: string | null;
+  contentType: string | null;
   status: number;
   violations: string | null;
 }
@@ -18,27 +26,28 @@ export function recorder() {
   const exchanges: Exchange[] = [];
   const middleware: Middleware = {
     onResponse({ request, response, schemaPath }) {
-      exchanges.push({ method: request.method, schemaPath, status: response.status, violations: response.headers.get('sl-violations') });
+      const { pathname, search } = new URL(request.url);
+      exchanges.push({
+        method: request.method,
+        url: pathname + search,
+        schemaPath,
+        authorization: request.headers.get('authorization'),
+        contentType: request.headers.get('content-type'),
+        status: response.status,
+        violations: response.headers.get('sl-violations'),
+      });
     },
   };
   return { exchanges, middleware };
 }
 
-/** The first named example of an operation's JSON request body, from the bundle. */
-export function requestExample(doc: any, op: Operation): unknown {
-  const media = op.op.requestBody?.content?.['application/json'];
-  if (!media) return undefined;
-  const first = Object.values<any>(media.examples ?? {})[0];
-  return first ? deref<any>(doc, first).value : undefined;
-}
-
-/** Values of the required path and header parameters, from the parameters' examples. */
+/** Values of the required path and header parameters, from the parameters' examples (`exampleOf`). */
 export function exampleParams(doc: any, op: Operation) {
   const path: Record<string, string> = {};
   const header: Record<string, string> = {};
-  for (const p of op.op.parameters.map((x: any) => deref<any>(doc, x))) {
-    if (p.in === 'path') path[p.name] = p.example;
-    if (p.in === 'header' && p.required) header[p.name] = p.example;
+  for (const p of op.op.parameters) {
+    if (p.in === 'path') path[p.name] = exampleOf(doc, p) as string;
+    if (p.in === 'header' && p.required) header[p.name] = exampleOf(doc, p) as string;
   }
   return { path, header };
 }
@@ -49,15 +58,18 @@ export interface Contract<C> {
   ops: Operation[];
   client: () => C;
   exchanges: Exchange[];
-  /** Marks an operation as exercised; throws when the bundle has no such operation. */
-  cover(method: string, path: string): Operation;
+  /** Marks an operation as exercised (the coverage test and `npm run operations` key on it); throws when the bundle has no such operationId. */
+  cover(operationId: string): Operation;
   /** The body validates against the schema the spec declares for this operation and status. */
   expectConforms(op: Operation, status: number, body: unknown): void;
+  /** The last request the client sent: method, path with parameters filled in and query, content type. */
+  expectSent(want: { method: string; url: string; contentType?: string | null }): void;
 }
 
 /**
- * Sets up a contract suite: a client of `api` against its mock (from the global setup), the
- * sl-violations check after each test, and a final test that every operation was covered.
+ * Sets up a contract suite: a client of `api` against its mock (from the global setup) and, after
+ * each test, the check that every request carried the credentials and that Prism found no
+ * violation (`sl-violations`) in it or in its answer.
  */
 export function contract<C extends Client<any>>(api: string, make: (baseUrl: string) => C): Contract<C> {
   const doc = loadBundle(api);
@@ -78,6 +90,7 @@ export function contract<C extends Client<any>>(api: string, make: (baseUrl: str
     // Prism sets sl-violations when a request or its response breaks the spec.
     const broken = exchanges.filter((e) => e.violations !== null);
     expect(broken, JSON.stringify(broken)).toEqual([]);
+    for (const e of exchanges) expect(e.authorization, `${e.method} ${e.url}`).toBe(basicAuth);
     exchanges.length = 0;
   });
 
@@ -86,14 +99,18 @@ export function contract<C extends Client<any>>(api: string, make: (baseUrl: str
     ops,
     exchanges,
     client: () => client,
-    cover(method, path) {
-      const op = ops.find((o) => o.method === method && o.path === path);
-      if (!op) throw new Error(`no operation ${method.toUpperCase()} ${path} in dist/${api}.json`);
+    cover(operationId) {
+      const op = ops.find((o) => o.operationId === operationId);
+      if (!op) throw new Error(`no operation ${operationId} in dist/${api}.json`);
       covered.add(op.operationId);
       return op;
     },
     expectConforms(op, status, body) {
       expect(schemas.validate(responseSchemaPointer(doc, op.path, op.method, String(status)), body)).toEqual([]);
+    },
+    expectSent(want) {
+      const last = exchanges.at(-1);
+      expect(last && { method: last.method, url: last.url, ...('contentType' in want ? { contentType: last.contentType } : {}) }).toEqual(want);
     },
     get covered() {
       return covered;
@@ -101,10 +118,11 @@ export function contract<C extends Client<any>>(api: string, make: (baseUrl: str
   } as Contract<C> & { covered: Set<string> };
 }
 
-/** A test (to be declared last) that fails when an operation of the bundle has no success test. */
+/** A test (to be declared last) that fails, naming them, when operationIds of the bundle have no success test. */
 export function coverageTest(c: Contract<unknown>) {
-  it('covers every operation of the bundle', () => {
-    expect([...(c as any).covered].sort()).toEqual(c.ops.map((o) => o.operationId).sort());
+  it('covers every operationId of the bundle', () => {
+    const covered: Set<string> = (c as any).covered;
+    expect(c.ops.map((o) => o.operationId).filter((id) => !covered.has(id))).toEqual([]);
   });
 }
 
@@ -120,16 +138,17 @@ export function errorStatusSuite<C extends Client<any>>(api: string, c: Contract
         .map((status) => ({ op, status })),
     );
     it.each(cases.map((x) => [`${x.op.operationId} ${x.status}`, x] as const))('%s', async (_, { op, status }) => {
-      const binary = Boolean(op.op.requestBody?.content?.['application/octet-stream']);
+      const body = requestBodyOf(c.doc, op.op);
+      const binary = body?.kind === 'binary';
       const { path, header } = exampleParams(c.doc, op);
       const { response, error } = await c.client().request(op.method as any, op.path as any, {
         params: { path, header },
-        body: binary ? new Uint8Array([1, 2, 3]) : requestExample(c.doc, op),
+        body: binary ? new Uint8Array([1, 2, 3]) : body?.example,
         headers: {
           Prefer: `code=${status}`,
           // Prism negotiates on Accept; production sends the 401 page whatever the client accepts.
           ...(status === '401' ? { Accept: 'application/json, text/html;q=0.9' } : {}),
-          ...(binary ? { 'Content-Type': 'application/octet-stream' } : {}),
+          ...(binary ? { 'Content-Type': body.mediaType } : {}),
         },
       } as any);
       expect(response.status).toBe(Number(status));

@@ -9,7 +9,7 @@
 // The samples read the endpoint and the credentials from the environment (SVC_HOST, SVC_USER,
 // SVC_PASSWORD); they never hold a password.
 
-import { deref, operations, parametersOf } from '@svc/oas';
+import { deref, exampleOf, mediaKind, operations, parametersOf, requestBodyOf } from '@svc/oas';
 
 /** Labels of the two samples (used by the page and the tests). */
 export const CURL_LABEL = 'curl';
@@ -76,44 +76,13 @@ export function shellQuote(text) {
 }
 
 /**
- * The example value of a parameter: `example`, the first of `examples`, the schema's `example`,
- * first `examples` entry or `default`.
- * @returns {{ found: boolean, value?: any }}
+ * The request body of an operation as the samples send it: `requestBodyOf` of @svc/oas, a JSON
+ * body without an example sent as `{}`.
+ * @returns {null | { kind: 'json' | 'binary' | 'other', contentType: string, value?: any }}
  */
-function parameterExample(document, parameter) {
-  if (parameter.example !== undefined) return { found: true, value: parameter.example };
-  const named = Object.values(parameter.examples ?? {}).map((e) => deref(document, e));
-  if (named.length && named[0].value !== undefined) return { found: true, value: named[0].value };
-  const schema = deref(document, parameter.schema ?? {});
-  if (schema.example !== undefined) return { found: true, value: schema.example };
-  if (Array.isArray(schema.examples) && schema.examples.length) return { found: true, value: schema.examples[0] };
-  if (schema.default !== undefined) return { found: true, value: schema.default };
-  return { found: false };
-}
-
-/**
- * The request body of an operation as the samples send it.
- * @returns {null | { kind: 'json', contentType: string, value: any } | { kind: 'binary', contentType: string } | { kind: 'other', contentType: string }}
- */
-function requestBodyOf(document, operation) {
-  if (!operation.requestBody) return null;
-  const body = deref(document, operation.requestBody);
-  const content = body.content ?? {};
-  const types = Object.keys(content);
-  if (types.length === 0) return null;
-  const json = types.find((t) => /^application\/(.+\+)?json(;|$)/.test(t));
-  if (json) {
-    const media = content[json];
-    const named = Object.values(media.examples ?? {}).map((e) => deref(document, e));
-    let value;
-    if (named.length && named[0].value !== undefined) value = named[0].value;
-    else if (media.example !== undefined) value = media.example;
-    else value = deref(document, media.schema ?? {}).example ?? {};
-    return { kind: 'json', contentType: json, value };
-  }
-  const binary = types.find((t) => t === 'application/octet-stream' || /^(image|audio|video)\//.test(t));
-  if (binary) return { kind: 'binary', contentType: binary };
-  return { kind: 'other', contentType: types[0] };
+function sampleBody(document, operation) {
+  const body = requestBodyOf(document, operation);
+  return body && { kind: body.kind, contentType: body.mediaType, value: body.example ?? {} };
 }
 
 /** The media types of the 2xx answers of an operation. */
@@ -135,8 +104,7 @@ function sampleParameters(document, pathItem, operation) {
   for (const parameter of parametersOf(document, pathItem, operation)) {
     if (!(parameter.in in out)) continue; // cookies are not sampled
     if (parameter.in !== 'path' && !parameter.required) continue;
-    const example = parameterExample(document, parameter);
-    out[parameter.in].push({ name: parameter.name, value: example.found ? example.value : `<${parameter.name}>` });
+    out[parameter.in].push({ name: parameter.name, value: exampleOf(document, parameter) ?? `<${parameter.name}>` });
   }
   return out;
 }
@@ -158,7 +126,7 @@ function filledPath(path, params) {
  */
 export function curlSample(document, path, method, pathItem, operation) {
   const params = sampleParameters(document, pathItem, operation);
-  const body = requestBodyOf(document, operation);
+  const body = sampleBody(document, operation);
   const accept = successTypes(document, operation);
   const url = `${serverOf(document).shell}${escapeDoubleQuoted(filledPath(path, params))}`;
   const lines = [
@@ -183,7 +151,7 @@ export function curlSample(document, path, method, pathItem, operation) {
     add(`-H ${shellQuote(`Content-Type: ${body.contentType}`)}`);
     add('--data-binary @body');
   }
-  if (acceptType && acceptType !== 'application/json' && !/json/.test(acceptType)) add('-o image.qcow2');
+  if (acceptType && mediaKind(acceptType) !== 'json') add('-o image.qcow2');
   return `${lines.join('\n')}\n`;
 }
 
@@ -222,9 +190,9 @@ export function tsLiteral(value, indent = '') {
 export function clientSample(api, document, path, method, pathItem, operation) {
   const factory = clientFactory(api);
   const params = sampleParameters(document, pathItem, operation);
-  const body = requestBodyOf(document, operation);
+  const body = sampleBody(document, operation);
   const accept = successTypes(document, operation);
-  const binaryAnswer = accept.length > 0 && !accept.some((t) => /json/.test(t));
+  const binaryAnswer = accept.length > 0 && !accept.some((t) => mediaKind(t) === 'json');
   const imports = [`import { ${factory} } from '@svc/client';`];
   const fsImports = [];
   if (body?.kind === 'binary' || body?.kind === 'other') fsImports.push('readFile');

@@ -14,7 +14,7 @@ import {
   tsLiteral,
   withCodeSamples,
 } from '../scripts/code-samples.mjs';
-import { deref, operations } from '@svc/oas';
+import { operations } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -62,12 +62,6 @@ describe('code samples', () => {
     expect(serverOf(doc)).toEqual({ shell: 'https://$SVC_HOST:9440/api/svc/v3', ts: 'https://${process.env.SVC_HOST}:9440/api/svc/v3' });
     expect(() => serverOf({ servers: [{ url: 'https://{host}{x}' }] })).toThrow(/\{x\} has no default/);
     expect(() => serverOf({})).toThrow(/no server/);
-  });
-
-  it('resolves local $refs and rejects others', () => {
-    expect(deref(doc, { $ref: '#/components/parameters/Uuid' }).name).toBe('uuid');
-    expect(() => deref(doc, { $ref: 'other.yaml#/x' })).toThrow(/only local/);
-    expect(() => deref(doc, { $ref: '#/components/nope' })).toThrow(/does not resolve/);
   });
 
   it('quotes for the shell and writes TypeScript literals', () => {

@@ -30,3 +30,5 @@ export declare function operations(doc: object): OperationEntry[];
 
 /** Path-level and operation-level parameters, resolved; the operation's win on the same `in` and `name`. */
 export declare function parametersOf(doc: object, pathItem: { parameters?: unknown[] }, operation: { parameters?: unknown[] }): Record<string, any>[];
+
+export { exampleOf, mediaKind, requestBodyOf, type MediaKind, type RequestBody } from './content.js';

@@ -79,3 +79,5 @@ export function parametersOf(doc, pathItem, operation) {
   }
   return [...byKey.values()];
 }
+
+export { exampleOf, mediaKind, requestBodyOf } from './content.js';

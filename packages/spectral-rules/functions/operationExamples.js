@@ -1,5 +1,6 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
-import { deref, isJsonMediaType, isObject, operationsOf, printPath } from './lib/oas.js';
+import { mediaKind } from '@svc/oas';
+import { deref, isObject, operationsOf, printPath } from './lib/oas.js';
 
 /**
  * Enforces named examples (`svc-operation-examples`): every JSON request
@@ -30,7 +31,7 @@ export default createRulesetFunction(
     const checkContent = (container, containerPath, what, name) => {
       if (!isObject(container) || !isObject(container.content)) return;
       for (const [mediaType, media] of Object.entries(container.content)) {
-        if (!isJsonMediaType(mediaType)) continue;
+        if (mediaKind(mediaType) !== 'json') continue;
         if (isObject(media) && isObject(media.examples) && Object.keys(media.examples).length > 0) continue;
         const path = [...containerPath, 'content', mediaType];
         const key = JSON.stringify(path);

@@ -7,11 +7,16 @@
  * at the place in `dist/<api>.yaml` that has to change (the property, the
  * shared component), instead of once per `$ref` that pulls it in.
  *
+ * The HTTP methods and the media type kinds come from `@svc/oas` (Spectral's
+ * bundler keeps package imports external). `deref` here is not `@svc/oas`'s:
+ * a rule must report where a value lives and must not throw on a broken
+ * document, so it returns the target's path and `unresolvable` instead.
+ *
  * @module
  */
+import { HTTP_METHODS, mediaKind } from '@svc/oas';
 
-/** The HTTP methods that can carry an operation in a Path Item Object. */
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+export { HTTP_METHODS };
 
 /** A version path segment: `v` + digits, optionally `.digits` (`v3`, `v0.8`, `v2.0`). */
 export const VERSION_SEGMENT = /^v\d+(?:\.\d+)?$/;
@@ -336,13 +341,10 @@ export function operationsOf(doc, pathItem, path) {
   }));
 }
 
-/** @param {string} mediaType */
-export const isJsonMediaType = (mediaType) => /^application\/(?:[\w.-]+\+)?json\s*(?:;.*)?$/i.test(mediaType);
-
 /**
- * True when a Content Object describes a binary payload
- * (`application/octet-stream`, or a schema `format: binary` /
- * `contentMediaType` / `contentEncoding`).
+ * True when a Content Object describes a binary payload (a binary media
+ * type of `mediaKind`, or another non-JSON one whose schema has
+ * `format: binary` / `contentMediaType` / `contentEncoding`).
  *
  * @param {unknown} doc
  * @param {unknown} content
@@ -350,8 +352,9 @@ export const isJsonMediaType = (mediaType) => /^application\/(?:[\w.-]+\+)?json\
 export function isBinaryContent(doc, content) {
   if (!isObject(content)) return false;
   return Object.entries(content).some(([mediaType, media]) => {
-    if (/^application\/octet-stream\s*(?:;.*)?$/i.test(mediaType)) return true;
-    if (isJsonMediaType(mediaType) || !isObject(media)) return false;
+    const kind = mediaKind(mediaType);
+    if (kind === 'binary') return true;
+    if (kind === 'json' || !isObject(media)) return false;
     const parts = schemaParts(doc, media.schema);
     return (
       keywordOf(parts, 'format') === 'binary' ||

@@ -1,0 +1,66 @@
+// The routing and request validation of every API, from the bundles (dist/<api>.json) through
+// openapi-backend: there is no route table of our own.
+import { readFileSync, existsSync } from 'node:fs';
+import { OpenAPIBackend } from 'openapi-backend';
+import addFormats from 'ajv-formats';
+import { apis as repositoryApis } from '@svc/oas/apis';
+
+/**
+ * @typedef {object} LoadedApi
+ * @property {string} name       `central`, `element` or `objects`
+ * @property {any} doc           the bundle
+ * @property {OpenAPIBackend} backend  router and validator over `doc`
+ * @property {string[]} basePaths  the production base paths it is served at, e.g. `/api/svc/v3`
+ */
+
+/**
+ * The base paths of a bundle's servers, with each server variable at its default (and every
+ * value of its `enum`): `https://{host}:{port}{legacy_prefix}/services/rest` -> `/PrismGateway/services/rest`.
+ * @param {{ servers?: { url: string, variables?: Record<string, { default: string, enum?: string[] }> }[] }} doc
+ * @returns {string[]}
+ */
+export function basePathsOf(doc) {
+  const paths = new Set();
+  for (const server of doc.servers ?? []) {
+    let variants = [server.url];
+    for (const [name, variable] of Object.entries(server.variables ?? {})) {
+      if (name === 'host' || name === 'port') continue;
+      const values = [...new Set([variable.default, ...(variable.enum ?? [])])];
+      variants = variants.flatMap((v) => values.map((value) => v.replaceAll(`{${name}}`, value)));
+    }
+    for (const url of variants) {
+      const path = url.replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/\/$/, '');
+      paths.add(path);
+    }
+  }
+  return [...paths];
+}
+
+/**
+ * Loads every API of redocly.yaml from its bundle and readies its router and validators.
+ * @param {{ name: string, bundleJson: string }[]} [list]  the APIs (this repository's by default)
+ * @returns {Promise<LoadedApi[]>}
+ * @throws {Error} when a bundle is missing (run `npm run bundle`)
+ */
+export async function loadApis(list = repositoryApis()) {
+  const loaded = [];
+  for (const { name, bundleJson } of list) {
+    if (!existsSync(bundleJson)) throw new Error(`${bundleJson} is missing: run \`npm run bundle\` (or \`npm run build\`) first`);
+    const doc = JSON.parse(readFileSync(bundleJson, 'utf8'));
+    const backend = new OpenAPIBackend({
+      definition: doc,
+      // quick: openapi-backend checks definitions against OpenAPI 3.0 only; ours are 3.1 and linted elsewhere
+      quick: true,
+      strict: false,
+      coerceTypes: true,
+      ajvOpts: { strict: false, allErrors: true },
+      customizeAjv: (ajv) => {
+        addFormats.default(ajv);
+        return ajv;
+      },
+    });
+    await backend.init();
+    loaded.push({ name, doc, backend, basePaths: basePathsOf(doc) });
+  }
+  return loaded;
+}

@@ -1,0 +1,164 @@
+// @svc/simulator: a local svc. One HTTP(S) listener serves every API at its production base path,
+// routed and validated from the bundles, with state in SQLite and image bytes as files.
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isIP } from 'node:net';
+import { generate } from 'selfsigned';
+import { root } from '@svc/oas/apis';
+import { loadApis } from './apis.js';
+import { createListener } from './http.js';
+import { openStore } from './store.js';
+import { createTasks } from './tasks.js';
+import { createFiles } from './files.js';
+import { createFaults } from './faults.js';
+import { seedTopology } from './topology.js';
+import { centralHandlers, imageJobs } from './central.js';
+import { elementHandlers } from './element.js';
+import { objectsHandlers, objectsJobs } from './objects.js';
+
+export { parseFaults } from './faults.js';
+
+/** The default data dir: `.simulator/` at the repository root (gitignored). */
+export const DEFAULT_DATA_DIR = join(root, '.simulator');
+
+/**
+ * @typedef {object} SimulatorOptions
+ * @property {string} [host]      address to listen on; default `127.0.0.1`
+ * @property {number} [port]      TCP port; default 9440 (0: a free one)
+ * @property {string} [dataDir]   where the state (`state.sqlite`), image bytes (`images/`) and the
+ *   certificate (`tls/`) live; default `.simulator/` at the repository root
+ * @property {string} [user]      basic-auth user; default `admin`
+ * @property {string} password    basic-auth password (required)
+ * @property {number} [taskSeconds] how long a task takes at least, in seconds; default 3 (0 for tests)
+ * @property {boolean} [http]     plain HTTP instead of HTTPS
+ * @property {string} [cert]      PEM certificate to serve instead of the generated one (with `key`)
+ * @property {string} [key]       PEM private key of `cert`
+ * @property {import('./faults.js').FaultOptions} [faults]  faults on demand; none by default
+ * @property {number} [seed]      seeds the faults and, at the first start of a data dir, the topology's UUIDs
+ * @property {number} [sourceLimitBytes] largest `source_uri` fetched, in bytes; default 20 GiB
+ * @property {number} [sourceTimeoutMs]  time limit of one `source_uri` fetch; default 10 minutes
+ * @property {(api: string, operationId: string, status: number, body: any) => any} [tamper]
+ *   changes JSON answers before they are sent; only for tests of the contract check
+ */
+
+/**
+ * @typedef {object} RunningSimulator
+ * @property {string} url    origin, e.g. `https://127.0.0.1:9440`
+ * @property {string | undefined} ca  PEM certificate of the server, for clients to trust (undefined with `http`)
+ * @property {string} user
+ * @property {number} port
+ * @property {string} dataDir
+ * @property {() => Promise<void>} close  stops listening and closes the state; running tasks resume at the next start
+ */
+
+/**
+ * Starts the simulator.
+ * @param {SimulatorOptions} options
+ * @returns {Promise<RunningSimulator>}
+ * @throws {Error} naming the option when one is invalid, a bundle is missing, or the port is taken
+ */
+export async function startSimulator(options) {
+  const {
+    host = '127.0.0.1',
+    port = 9440,
+    dataDir = DEFAULT_DATA_DIR,
+    user = 'admin',
+    password,
+    taskSeconds = 3,
+    http = false,
+    faults: faultOptions,
+    seed,
+    sourceLimitBytes = 20 * 1024 ** 3,
+    sourceTimeoutMs = 10 * 60_000,
+    tamper,
+  } = options ?? {};
+  if (typeof password !== 'string' || password === '') throw new Error('startSimulator: password is required (a non-empty string)');
+  if (typeof user !== 'string' || user === '' || user.includes(':')) throw new Error('startSimulator: user must be a non-empty string without ":"');
+  if (!(Number.isFinite(taskSeconds) && taskSeconds >= 0)) throw new Error(`startSimulator: taskSeconds must be a number >= 0, not ${taskSeconds}`);
+  if (!(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new Error(`startSimulator: port must be an integer 0-65535, not ${port}`);
+  if ((options.cert === undefined) !== (options.key === undefined)) throw new Error('startSimulator: cert and key go together');
+
+  mkdirSync(dataDir, { recursive: true });
+  const apis = await loadApis();
+  const tls = http ? undefined : options.cert ? { cert: options.cert, key: options.key } : await certificate(dataDir, host);
+  const store = openStore(join(dataDir, 'state.sqlite'));
+  const meta = store.get('meta', 'simulator') ?? { seed: seed ?? Math.floor(Math.random() * 2 ** 31) };
+  store.put('meta', 'simulator', meta);
+  seedTopology(store, meta.seed);
+
+  const files = createFiles(dataDir);
+  const faults = createFaults(faultOptions, seed);
+  const jobs = { ...imageJobs({ store, files, sourceLimitBytes, sourceTimeoutMs }), ...objectsJobs({ store }) };
+  const tasks = createTasks({ store, taskMs: taskSeconds * 1000, faults, jobs });
+  const centralBase = apis.find((a) => a.name === 'central')?.basePaths[0] ?? '/api/svc/v3';
+  const handlers = {
+    ...centralHandlers({ store, tasks, files, user, centralBase }),
+    ...elementHandlers({ store, tasks, files }),
+    ...objectsHandlers({ store, tasks }),
+  };
+  const listener = createListener({ apis, user, password, handlers, faults, tamper });
+  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, listener) : createHttpServer(listener);
+  // uploads of many GiB take long; the per-request timeout would cut them
+  server.requestTimeout = 0;
+  try {
+    await new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve(undefined);
+      });
+    });
+  } catch (error) {
+    store.close();
+    throw new Error(`startSimulator: cannot listen on ${host}:${port}: ${error.message}`);
+  }
+  server.on('clientError', (_error, socket) => socket.destroy());
+  tasks.resume();
+  const bound = /** @type {import('node:net').AddressInfo} */ (server.address()).port;
+  const hostInUrl = isIP(host) === 6 ? `[${host}]` : host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  let closing;
+  return {
+    url: `${tls ? 'https' : 'http'}://${hostInUrl}:${bound}`,
+    ca: tls?.cert,
+    user,
+    port: bound,
+    dataDir,
+    close() {
+      closing ??= (async () => {
+        tasks.close();
+        await new Promise((resolve) => {
+          server.close(() => resolve(undefined));
+          server.closeAllConnections();
+        });
+        store.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/**
+ * The self-signed certificate in `<dataDir>/tls/`, made at the first start (for `localhost`,
+ * 127.0.0.1, ::1 and the listening host).
+ */
+async function certificate(dataDir, host) {
+  const dir = join(dataDir, 'tls');
+  const certFile = join(dir, 'cert.pem');
+  const keyFile = join(dir, 'key.pem');
+  if (existsSync(certFile) && existsSync(keyFile)) return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
+  mkdirSync(dir, { recursive: true });
+  const altNames = [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }];
+  if (isIP(host) && !['127.0.0.1', '::1', '0.0.0.0', '::'].includes(host)) altNames.push({ type: 7, ip: host });
+  else if (!isIP(host) && host !== 'localhost') altNames.push({ type: 2, value: host });
+  const pems = await generate([{ name: 'commonName', value: 'svc-simulator' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    days: 825,
+    extensions: [{ name: 'basicConstraints', cA: false }, { name: 'subjectAltName', altNames }],
+  });
+  writeFileSync(keyFile, pems.private, { mode: 0o600 });
+  writeFileSync(certFile, pems.cert);
+  return { cert: pems.cert, key: pems.private };
+}

@@ -1,0 +1,51 @@
+// Paging, sorting and the `name==x` filter shared by the list calls of every API.
+import { HttpError } from './http.js';
+
+/**
+ * Parses a FIQL filter of the form `name==x` (the only form simulated; `;`-joined terms are ANDed).
+ * @param {string | undefined} filter
+ * @param {string} field  the request field that carried it (for the error)
+ * @param {string[]} attributes  attributes that may be filtered on
+ * @returns {(values: Record<string, unknown>) => boolean}
+ * @throws {HttpError} 400 naming the field when a term is not `attribute==value`
+ */
+export function parseFilter(filter, field, attributes) {
+  if (filter === undefined || filter === '') return () => true;
+  const terms = filter.split(';').map((term) => {
+    const match = /^([a-z_]+)==(.*)$/.exec(term);
+    if (!match || !attributes.includes(match[1])) {
+      throw new HttpError(400, 'INVALID_ARGUMENT', `${field} "${filter}" is not supported: use attribute==value with attribute one of ${attributes.join(', ')}`);
+    }
+    return { attribute: match[1], value: decodeURIComponent(match[2]) };
+  });
+  return (values) => terms.every((t) => String(values[t.attribute] ?? '') === t.value);
+}
+
+/**
+ * Sorts by an attribute (stable; entities without it come last).
+ * @template T
+ * @param {T[]} items
+ * @param {(item: T) => Record<string, unknown>} valuesOf
+ * @param {string | undefined} attribute
+ * @param {'ASCENDING' | 'DESCENDING' | undefined} order
+ * @param {string} field  the request field that named the attribute (for the error)
+ * @param {string[]} attributes  attributes that may be sorted on
+ * @returns {T[]}
+ */
+export function sortBy(items, valuesOf, attribute, order, field, attributes) {
+  if (!attribute) return order === 'DESCENDING' ? [...items].reverse() : items;
+  if (!attributes.includes(attribute)) throw new HttpError(400, 'INVALID_ARGUMENT', `${field} "${attribute}" cannot be sorted on: use one of ${attributes.join(', ')}`);
+  const sign = order === 'DESCENDING' ? -1 : 1;
+  return items
+    .map((item, index) => ({ item, index, value: valuesOf(item)[attribute] }))
+    .sort((a, b) => {
+      if (a.value === b.value) return a.index - b.index;
+      if (a.value === undefined) return 1;
+      if (b.value === undefined) return -1;
+      return (typeof a.value === 'number' && typeof b.value === 'number' ? a.value - b.value : String(a.value).localeCompare(String(b.value))) * sign;
+    })
+    .map((x) => x.item);
+}
+
+/** The default page length of the v3 lists when the request has none. */
+export const DEFAULT_LENGTH = 20;

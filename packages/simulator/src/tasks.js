@@ -1,0 +1,191 @@
+// Tasks: one store behind the v3, v0.8 and v2.0 task calls. A task goes QUEUED -> RUNNING
+// (percentage rising with time) -> SUCCEEDED, or FAILED with error_code and error_detail, or
+// ABORTED. Its work (fetching a source, ...) is a job; the task ends when both the job is done and
+// the configured task time has passed. Tasks left QUEUED or RUNNING by a stop are run again.
+import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+
+/** A job failure with the task's error_code and error_detail. */
+export class TaskError extends Error {
+  /** @param {string} code error_code @param {string} detail error_detail */
+  constructor(code, detail) {
+    super(detail);
+    this.code = code;
+  }
+}
+
+/** Terminal task states. */
+export const DONE = new Set(['SUCCEEDED', 'FAILED', 'ABORTED']);
+
+const nowUs = () => Date.now() * 1000;
+
+/**
+ * @typedef {object} Job
+ * @property {(task: any, signal: AbortSignal) => Promise<void>} [run]  the work; throws TaskError to fail
+ * @property {(task: any) => void} [succeed]  applies the result to the entity (synchronously, in the store)
+ * @property {(task: any, error: TaskError) => void} [fail]  records a failure on the entity
+ */
+
+/**
+ * The task engine.
+ * @param {object} o
+ * @param {import('./store.js').Store} o.store
+ * @param {number} o.taskMs  how long a task takes at least, in ms (0: as fast as its job)
+ * @param {import('./faults.js').Faults} o.faults
+ * @param {Record<string, Job>} o.jobs  operation -> job
+ */
+export function createTasks({ store, taskMs, faults, jobs }) {
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+  /** @type {Map<string, AbortController>} */
+  const running = new Map();
+  let closed = false;
+
+  function save(uuid, change) {
+    const task = store.update('task', uuid, (t) => {
+      change(t);
+      t.updatedUs = nowUs();
+      t.logicalTimestamp += 1;
+    });
+    if (task) events.emit('change', task);
+    return task;
+  }
+
+  async function run(uuid, resumed) {
+    const job = jobs[store.get('task', uuid).operation] ?? {};
+    const controller = new AbortController();
+    running.set(uuid, controller);
+    try {
+      const queuedMs = Math.min(500, taskMs / 10);
+      if (queuedMs > 0) await sleep(queuedMs, controller.signal);
+      const task = save(uuid, (t) => {
+        t.status = 'RUNNING';
+        t.startedUs ??= nowUs();
+        t.startedMs = Date.now();
+        if (resumed) t.message = 'resumed after a restart of the simulator';
+      });
+      const failByFault = faults.taskFails();
+      await Promise.all([job.run?.(task, controller.signal), sleep(taskMs, controller.signal)]);
+      if (failByFault) throw new TaskError('SIMULATED_FAULT', 'The task failed by a simulated fault (--faults task-fail)');
+      if (closed) return;
+      job.succeed?.(store.get('task', uuid));
+      save(uuid, (t) => {
+        t.status = 'SUCCEEDED';
+        t.percentage = 100;
+        t.completedUs = nowUs();
+      });
+    } catch (error) {
+      if (closed) return; // a stop: left RUNNING, resumed at the next start
+      const aborted = controller.signal.aborted;
+      const failure = error instanceof TaskError ? error : new TaskError(aborted ? 'ABORTED' : 'INTERNAL_ERROR', aborted ? 'The task was aborted' : String(error?.message ?? error));
+      job.fail?.(store.get('task', uuid), failure);
+      save(uuid, (t) => {
+        t.status = aborted ? 'ABORTED' : 'FAILED';
+        t.errorCode = failure.code;
+        t.errorDetail = failure.message;
+        t.message = failure.message;
+        t.percentage = 100;
+        t.completedUs = nowUs();
+      });
+    } finally {
+      running.delete(uuid);
+    }
+  }
+
+  return {
+    events,
+    /**
+     * Creates a task, QUEUED, and starts it.
+     * @param {{ operation: string, entity: { kind: string, uuid: string, name?: string }, params?: any }} spec
+     * @returns {any} the stored task
+     */
+    start({ operation, entity, params = {} }) {
+      const uuid = randomUUID();
+      const task = {
+        uuid,
+        operation,
+        status: 'QUEUED',
+        percentage: 0,
+        message: '',
+        entity,
+        params,
+        createdUs: nowUs(),
+        updatedUs: nowUs(),
+        logicalTimestamp: 1,
+        durationMs: taskMs,
+      };
+      store.put('task', uuid, task);
+      setImmediate(() => run(uuid, false));
+      return task;
+    },
+    /** The task with `percentage` brought up to now (rising with the time spent RUNNING). */
+    get(uuid) {
+      const task = store.get('task', uuid);
+      return task && withProgress(task);
+    },
+    list: () => store.list('task').map(withProgress),
+    /**
+     * Asks a task to abort (v3 tasks_abort): `requested_status` ABORTED, then status ABORTED.
+     * @returns {'aborted' | 'done' | undefined} undefined when there is no such task
+     */
+    abort(uuid) {
+      const task = store.get('task', uuid);
+      if (!task) return undefined;
+      if (DONE.has(task.status)) return 'done';
+      save(uuid, (t) => {
+        t.requested = 'ABORTED';
+      });
+      running.get(uuid)?.abort();
+      return 'aborted';
+    },
+    /**
+     * Waits until one of the tasks is done, or `timeoutMs` passes.
+     * @returns {Promise<any[]>} the done tasks among `uuids` (empty on time-out)
+     */
+    waitAny(uuids, timeoutMs) {
+      const doneOnes = () => uuids.map((u) => store.get('task', u)).filter((t) => t && DONE.has(t.status));
+      const now = doneOnes();
+      if (now.length || timeoutMs <= 0) return Promise.resolve(now.map(withProgress));
+      return new Promise((resolve) => {
+        const wanted = new Set(uuids);
+        const finish = () => {
+          clearTimeout(timer);
+          events.off('change', onChange);
+          resolve(doneOnes().map(withProgress));
+        };
+        const onChange = (t) => {
+          if (wanted.has(t.uuid) && DONE.has(t.status)) finish();
+        };
+        const timer = setTimeout(finish, timeoutMs);
+        events.on('change', onChange);
+      });
+    },
+    /** Runs again every task a stop left QUEUED or RUNNING. */
+    resume() {
+      for (const task of store.list('task')) if (!DONE.has(task.status)) setImmediate(() => run(task.uuid, true));
+    },
+    /** Stops the running jobs; their tasks stay as they are, for `resume` at the next start. */
+    close() {
+      closed = true;
+      for (const controller of running.values()) controller.abort();
+    },
+  };
+
+  function withProgress(task) {
+    if (task.status !== 'RUNNING') return task;
+    const elapsed = Date.now() - (task.startedMs ?? Date.now());
+    const share = task.durationMs > 0 ? elapsed / task.durationMs : 1;
+    return { ...task, percentage: Math.max(task.percentage, Math.min(99, Math.floor(share * 100))) };
+  }
+}
+
+function sleep(ms, signal) {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }, { once: true });
+  });
+}

@@ -1,0 +1,98 @@
+// Test support: a simulator on a free 127.0.0.1 port with its own data dir, and `call`, which
+// checks every answer against the spec (status declared, media type declared, JSON body valid
+// against the operation's response schema) before handing it back.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, fetch } from 'undici';
+import { startSimulator } from '../../src/index.js';
+import { loadApis } from '../../src/apis.js';
+
+export const PASSWORD = 'sim-test-password';
+export const AUTH = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
+
+let apisPromise;
+/** The bundles' routers and validators (loaded once). */
+export const specs = () => (apisPromise ??= loadApis());
+
+/**
+ * Checks one answer against the spec.
+ * @returns {Promise<string[]>} the violations (empty when it conforms)
+ */
+export async function violationsOf(path, method, status, contentType, body) {
+  const apis = await specs();
+  const mounts = apis.flatMap((api) => api.basePaths.map((base) => ({ base, api }))).sort((a, b) => b.base.length - a.base.length);
+  const mount = mounts.find((m) => path.startsWith(`${m.base}/`));
+  if (!mount) return [`${method} ${path}: no API serves this path`];
+  const rel = path.slice(mount.base.length).split('?')[0];
+  const operation = mount.api.backend.router.matchOperation({ method: method.toLowerCase(), path: rel, headers: {}, query: {} });
+  if (!operation) return status === 404 || status === 405 ? [] : [`${method} ${path}: no operation`];
+  const declared = operation.responses[String(status)] ? String(status) : 'default';
+  let response = operation.responses[declared];
+  if (!response) return [`${operation.operationId}: status ${status} is not declared`];
+  if (response.$ref) response = mount.api.doc.components.responses[response.$ref.split('/').pop()];
+  const types = Object.keys(response.content ?? {});
+  const type = (contentType ?? '').split(';')[0].trim();
+  if (types.length === 0) return body && body.length ? [`${operation.operationId} ${status}: a body where the spec declares none`] : [];
+  if (!types.includes(type)) return [`${operation.operationId} ${status}: media type "${type}" is not one of ${types.join(', ')}`];
+  if (type !== 'application/json') return [];
+  const result = mount.api.backend.validator.validateResponse(JSON.parse(body), operation, status);
+  return (result.errors ?? []).map((e) => `${operation.operationId} ${status}: ${e.instancePath || '/'} ${e.message}`);
+}
+
+/**
+ * Starts a simulator for a test.
+ * @param {import('../../src/index.js').SimulatorOptions & { keepDir?: boolean }} [options]
+ */
+export async function startTestSimulator(options = {}) {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-sim-'));
+  const sim = await startSimulator({ port: 0, password: PASSWORD, taskSeconds: 0, ...options, dataDir });
+  const dispatcher = new Agent({ connect: { ca: sim.ca } });
+  /** Every violation seen by `call`; a test asserts it is empty. */
+  const violations = [];
+
+  /**
+   * Calls the simulator and checks the answer against the spec.
+   * @param {string} method
+   * @param {string} path  production path, e.g. `/api/svc/v3/images/list`
+   * @param {{ body?: any, headers?: Record<string, string>, auth?: string | null, raw?: boolean }} [o]
+   * @returns {Promise<{ status: number, headers: Headers, body: any, text: string }>}
+   */
+  async function call(method, path, o = {}) {
+    const headers = { ...(o.auth === null ? {} : { authorization: o.auth ?? AUTH }), ...o.headers };
+    let body = o.body;
+    if (body !== undefined && !(body instanceof Uint8Array) && typeof body !== 'string' && !o.raw) {
+      body = JSON.stringify(body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(`${sim.url}${path}`, { method, headers, body, dispatcher, duplex: 'half' });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const text = bytes.toString('utf8');
+    const type = res.headers.get('content-type') ?? '';
+    violations.push(...(await violationsOf(path, method, res.status, type, type.includes('json') || type.includes('html') ? text : bytes)));
+    return { status: res.status, headers: res.headers, body: type.includes('json') ? JSON.parse(text) : bytes, text };
+  }
+
+  return {
+    sim,
+    call,
+    violations,
+    dispatcher,
+    dataDir,
+    async close() {
+      await sim.close();
+      await dispatcher.close();
+      if (!options.keepDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls a v3 task until it is done (bounded). */
+export async function waitTask(call, uuid, { tries = 200, intervalMs = 25 } = {}) {
+  for (let i = 0; i < tries; i++) {
+    const { body } = await call('GET', `/api/svc/v3/tasks/${uuid}`);
+    if (['SUCCEEDED', 'FAILED', 'ABORTED'].includes(body.status)) return body;
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(`task ${uuid} did not end in ${tries} polls`);
+}
