@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { deref, isReadOnly, operations, serverBasePath } from '@svc/oas';
+import { deref, isReadOnly, mediaKind, operations, serverBasePath } from '@svc/oas';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { apis } from '@svc/oas/apis';
 
@@ -23,7 +23,7 @@ const header = [
 
 /** True when a success answer of the operation declares a JSON body: an empty one is then an error. */
 function answersJson(doc, operation) {
-  return Object.entries(operation.responses ?? {}).some(([status, response]) => /^2/.test(status) && Object.keys(deref(doc, response)?.content ?? {}).some((type) => /^application\/([\w.-]+\+)?json\b/i.test(type)));
+  return Object.entries(operation.responses ?? {}).some(([status, response]) => /^2/.test(status) && Object.keys(deref(doc, response)?.content ?? {}).some((type) => mediaKind(type) === 'json'));
 }
 
 const check = process.argv.includes('--check');
