@@ -229,7 +229,8 @@ export function parseTarget(target) {
   if (!absolute && !target.startsWith('/')) return undefined;
   let url;
   try {
-    url = new URL(target, 'http://explorer.invalid');
+    // Origin-form is appended to a base, not resolved against it: `//other/x` is a path here.
+    url = new URL(absolute ? target : `http://explorer.invalid${target}`);
   } catch {
     return undefined;
   }

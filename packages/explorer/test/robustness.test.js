@@ -126,6 +126,9 @@ describe('one decoded, normalised path for the host check and the routing', () =
     expect(evil.headers['x-content-type-options']).toBe('nosniff');
     const dotted = await send(explorer.url, { path: '/x/%2e%2e/mock/central/api/svc/v3/images', headers: { host: 'evil.example' } });
     expect(dotted.status).toBe(403);
+    // A path that starts with `//` is a path, not an authority.
+    const doubled = await send(explorer.url, { path: '//evil.example/mock/central/api/svc/v3/images' });
+    expect(doubled.status).toBe(404);
     expect(cors.received).toHaveLength(1);
   });
 
