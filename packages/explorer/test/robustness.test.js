@@ -101,6 +101,20 @@ describe('answers Node refuses', () => {
     }
   });
 
+  it('turns a header Node cannot parse into a 502 with the reason', async () => {
+    const odd = await startRawUpstream('HTTP/1.1 200 OK\r\nX-Odd: a\x7fb\r\nContent-Length: 2\r\n\r\nok');
+    const open = await startExplorer({ dir, allowLoopback: true });
+    try {
+      const res = await forwardTo(open, `127.0.0.1:${odd.port}`);
+      expect(res.status).toBe(502);
+      expect(await res.text()).toMatch(/did not answer: Parse Error.*HPE_INVALID_HEADER_TOKEN/);
+      expect((await fetch(`${open.url}index.html`)).status).toBe(200);
+    } finally {
+      await open.close();
+      await odd.close();
+    }
+  });
+
   it('answers an upstream 101 Switching Protocols promptly with a 502', async () => {
     const open = await startExplorer({ dir, allowLoopback: true });
     try {
