@@ -5,20 +5,22 @@
 // The explorer runs with its live-reload option: the page listens to server-sent events.
 import { execFileSync } from 'node:child_process';
 import { join, relative } from 'node:path';
-import { parseArgs } from 'node:util';
 import { watch } from 'chokidar';
 import { startMock } from '@svc/mock';
 import { startExplorer } from '@svc/explorer';
 import { apis, root } from '@svc/oas/apis';
 import { affectedApis, debounceCollect } from './lib/dev.mjs';
 import { redoclyCli, redoclyEnv } from './lib/redocly.mjs';
-import { onPortOrFree, portOption, startMocks, stopOnExit } from './lib/serve.mjs';
+import { commandLine, port as portCheck } from './lib/args.mjs';
+import { onPortOrFree, startMocks, stopOnExit } from './lib/serve.mjs';
 
 const specDir = join(root, 'spec');
 const explorerDir = join(root, 'packages', 'explorer', 'dist');
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: '8080' } } });
-const port = portOption('port', values.port);
+const { values } = commandLine('dev', 'Usage: npm run dev -- [--port 8080]   (0: any free port)', {
+  options: { port: { type: 'string', default: '8080', check: portCheck } },
+});
+const port = values.port;
 
 /** Runs one step; prints its output only when it fails. Returns whether it passed. */
 function step(label, args) {

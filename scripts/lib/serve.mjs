@@ -1,21 +1,6 @@
-// What `npm run serve` and `npm run dev` share: port options, a free-port fallback, the mocks.
+// What `npm run serve` and `npm run dev` share: a free-port fallback and the mocks.
 import { startMock } from '@svc/mock';
 import { apis } from '@svc/oas/apis';
-
-/**
- * A port number from a command-line option, or exit 2 with a message naming the option.
- * @param {string} name  the option without dashes (`port`)
- * @param {string} value as typed
- * @returns {number} 0 to 65535 (0: any free port)
- */
-export function portOption(name, value) {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`--${name} must be a port number from 0 to 65535; got "${value}"`);
-    process.exit(2);
-  }
-  return port;
-}
 
 /**
  * Starts a server on the wanted port, or on a free one (with a warning) when that fails.
