@@ -32,7 +32,7 @@ it('stops the mocks when it gets SIGHUP', async () => {
   if (!existsSync(join(root, 'packages', 'explorer', 'dist', 'index.html'))) {
     execFileSync(process.execPath, [join(root, 'packages', 'explorer', 'scripts', 'build.mjs')], { cwd: root, stdio: 'ignore' });
   }
-  child = spawn(process.execPath, [join(root, 'scripts', 'serve.mjs'), '--port', '0', '--mock-port', '0'], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [join(root, 'scripts', 'serve.mjs'), '--port', '0', '--mock-port', '0', '--sim-port', '0'], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
