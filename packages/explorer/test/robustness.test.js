@@ -92,7 +92,7 @@ describe('answers Node refuses', () => {
         const res = await fetch(url, { headers: { [FORWARD_HEADER]: 'verify' }, signal: AbortSignal.timeout(10_000) });
         expect(res.status, url).toBe(502);
         expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-        expect(await res.text()).toMatch(/Node refuses.*status code.*99/i);
+        expect(await res.text()).toMatch(/answered what cannot be passed on: Node refuses.*status code.*99/i);
       }
       expect((await fetch(`${explorer.url}index.html`)).status).toBe(200);
       expect((await fetch(`${open.url}index.html`)).status).toBe(200);
@@ -121,7 +121,7 @@ describe('answers Node refuses', () => {
       for (const url of [`${explorer.url}mock/objects/oss/api/svc/v3/groups`, `${open.url}forward/http/127.0.0.1:${switching.port}/x`]) {
         const res = await fetch(url, { headers: { [FORWARD_HEADER]: 'verify' }, signal: AbortSignal.timeout(10_000) });
         expect(res.status, url).toBe(502);
-        expect(await res.text()).toMatch(/101 Switching Protocols/);
+        expect(await res.text()).toMatch(/answered what cannot be passed on: 101 Switching Protocols/);
       }
     } finally {
       await open.close();
