@@ -110,6 +110,30 @@ describe('central: success responses', () => {
     c.expectConforms(op, 200, data);
   });
 
+  it('tasks_abort: POST /tasks/{uuid}/abort sends no body and reads the empty 200', async () => {
+    cover('tasks_abort');
+    const { data, response } = await client().POST('/tasks/{uuid}/abort', { params: { path: { uuid: TASK } } });
+    expect(response.status).toBe(200);
+    c.expectSent({ method: 'POST', url: `/tasks/${TASK}/abort`, contentType: null });
+    expect(data).toBeUndefined();
+  });
+
+  it('services_oss_enable: POST /services/oss sends the state and reads the 202 task', async () => {
+    const op = cover('services_oss_enable');
+    const { data, response } = await client().POST('/services/oss', { body: { state: 'ENABLE' } });
+    expect(response.status).toBe(202);
+    c.expectSent({ method: 'POST', url: '/services/oss', contentType: 'application/json' });
+    c.expectConforms(op, 202, data);
+  });
+
+  it('services_get_status: GET /services/{service_name}/status fills the service name', async () => {
+    const op = cover('services_get_status');
+    const { data, response } = await client().GET('/services/{service_name}/status', { params: { path: { service_name: 'oss' } } });
+    expect(response.status).toBe(200);
+    c.expectSent({ method: 'GET', url: '/services/oss/status' });
+    c.expectConforms(op, 200, data);
+  });
+
   it('clusters_list: POST /clusters/list reads the list', async () => {
     const op = cover('clusters_list');
     const { data, response } = await client().POST('/clusters/list', { body: { kind: 'cluster', offset: 0, length: 20 } });
@@ -157,6 +181,13 @@ describe('central: the mock enforces the spec', () => {
     expect(error).toMatchObject({ state: 'ERROR' });
     const violations = c.exchanges.pop()?.violations ?? '';
     expect(violations).toMatch(/image_type/);
+  });
+
+  it('refuses an object store service state other than ENABLE, naming the field', async () => {
+    // @ts-expect-error DISABLE is not a state this call takes
+    const { response } = await client().POST('/services/oss', { body: { state: 'DISABLE' } });
+    expect(response.status).toBe(422);
+    expect(c.exchanges.pop()?.violations ?? '').toMatch(/state/);
   });
 
   it('answers 401 without credentials', async () => {

@@ -5,7 +5,8 @@
 // Writes packages/explorer/dist/: the Swagger UI assets copied from the swagger-ui-dist
 // package, specs/<api>.json for every bundle of the repository (with x-codeSamples), index.html,
 // explorer.js (src/page/explorer.js with its configuration) and explorer-server.json.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +37,20 @@ export const SWAGGER_UI_ASSETS = [
 ];
 
 /**
+ * The Swagger UI files the page loads, renamed with their content's hash
+ * (`swagger-ui-bundle.<10 hex>.js`): the explorer server lets browsers keep such names for a year.
+ */
+export const FINGERPRINTED_ASSETS = ['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'swagger-ui.css'];
+
+/** Renames `dir/file` to its fingerprinted name and returns that name. */
+function fingerprint(dir, file) {
+  const hash = createHash('sha256').update(readFileSync(join(dir, file))).digest('hex').slice(0, 10);
+  const name = file.replace(/(\.[a-z]+)$/, `.${hash}$1`);
+  renameSync(join(dir, file), join(dir, name));
+  return name;
+}
+
+/**
  * The bundled APIs of the repository, from `@svc/oas/apis` (which reads redocly.yaml).
  * @returns {Promise<{ name: string, bundleJson: string }[]>}
  */
@@ -61,16 +76,17 @@ const escapeHtml = (text) =>
 /**
  * The page. Everything is local: no CDN, no external requests.
  * @param {string} title
+ * @param {Record<string, string>} assets the fingerprinted name of each of FINGERPRINTED_ASSETS
  * @returns {string}
  */
-function indexHtml(title) {
+function indexHtml(title, assets) {
   return `<!DOCTYPE html>
 <html lang="en">
   <head>
     <meta charset="UTF-8">
     <title>${escapeHtml(title)}</title>
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <link rel="stylesheet" type="text/css" href="./swagger-ui.css">
+    <link rel="stylesheet" type="text/css" href="./${assets['swagger-ui.css']}">
     <link rel="stylesheet" type="text/css" href="./explorer.css">
     <link rel="icon" type="image/png" href="./favicon-32x32.png" sizes="32x32">
     <link rel="icon" type="image/png" href="./favicon-16x16.png" sizes="16x16">
@@ -78,8 +94,8 @@ function indexHtml(title) {
   <body>
     <div id="swagger-ui"></div>
     <noscript>The API explorer needs JavaScript.</noscript>
-    <script src="./swagger-ui-bundle.js" charset="UTF-8"></script>
-    <script src="./swagger-ui-standalone-preset.js" charset="UTF-8"></script>
+    <script src="./${assets['swagger-ui-bundle.js']}" charset="UTF-8"></script>
+    <script src="./${assets['swagger-ui-standalone-preset.js']}" charset="UTF-8"></script>
     <script src="./explorer.js" charset="UTF-8"></script>
   </body>
 </html>
@@ -168,6 +184,7 @@ export async function build({ outDir = defaultOutDir, apis } = {}) {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(join(outDir, 'specs'), { recursive: true });
   for (const file of SWAGGER_UI_ASSETS) copyFileSync(join(swaggerDir, file), join(outDir, file));
+  const assets = Object.fromEntries(FINGERPRINTED_ASSETS.map((file) => [file, fingerprint(outDir, file)]));
 
   const forDisk = {};
   const result = documents.map(({ name, document }) => {
@@ -185,7 +202,7 @@ export async function build({ outDir = defaultOutDir, apis } = {}) {
     `window.SVC_EXPLORER_SPECS = ${JSON.stringify(forDisk).replace(/</g, '\\u003c')};\n`,
   );
   const entries = result.map(({ name, spec, displayName: n }) => ({ api: name, name: n, url: `./${spec}` }));
-  writeFileSync(join(outDir, 'index.html'), indexHtml('svc API explorer'));
+  writeFileSync(join(outDir, 'index.html'), indexHtml('svc API explorer', assets));
   writeFileSync(join(outDir, 'explorer.css'), EXPLORER_CSS);
   writeFileSync(join(outDir, 'explorer.js'), explorerJs(entries));
   // A plain static server serves this file: the page then calls real endpoints directly (CORS).

@@ -1,6 +1,7 @@
 // The request pipeline: base path -> API, basic auth, faults, route and validation (from the
 // bundle, through openapi-backend), body parsing, the operation's handler, production's error bodies.
 import { timingSafeEqual } from 'node:crypto';
+import { isReadOnly } from '@svc/oas';
 
 /** Largest JSON request body read, in bytes (production's limit is not shown; 1 MiB is plenty for these APIs). */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -96,14 +97,6 @@ const mediaType = (header) => (header ?? '').split(';')[0].trim().toLowerCase();
 const isJson = (type) => type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 
 /**
- * Whether an operation only reads: GET/HEAD, or a POST marked `x-svc-idempotent: true`
- * (lists, polls, groups). Only these get the 503/429 faults: clients retry them.
- */
-export function isReadOnly(method, operation) {
-  return method === 'get' || method === 'head' || operation?.['x-svc-idempotent'] === true;
-}
-
-/**
  * Makes the request listener.
  * @param {object} o
  * @param {import('./apis.js').LoadedApi[]} o.apis
@@ -151,7 +144,8 @@ export function createListener({ apis, user, password, handlers, faults, tamper 
       }
       operationId = operation.operationId;
       await faults.delay();
-      if (isReadOnly(method, operation)) {
+      // only calls that clients retry (GET/HEAD and x-svc-idempotent POSTs) get the 503/429 faults
+      if (isReadOnly({ method, operation })) {
         const fault = faults.httpFault();
         if (fault) throw new HttpError(fault.status, fault.reason, fault.message, undefined, { 'retry-after': String(fault.retryAfterSeconds) });
       }
