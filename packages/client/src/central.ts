@@ -4,8 +4,9 @@ import type { components, operations, paths } from './generated/central.js';
 import type { ClientOptions } from './options.js';
 import { createCore, type UploadOptions } from './create.js';
 import { paginate, pageSizeOf, type PageOptions } from './paging.js';
-import { InvalidArgumentError, WorkflowError } from './errors.js';
-import { checkUuid, pollTask, toBody, unwrap, type TaskVerdict, type UploadSource, type WaitOptions } from './workflow.js';
+import { InvalidArgumentError, WorkflowError, describeOperation } from './errors.js';
+import { lookup } from './transport.js';
+import { checkUuid, pollTask, required, toBody, unwrap, type TaskVerdict, type UploadSource, type WaitOptions } from './workflow.js';
 
 /** Paths of the central v3 API (`/api/svc/v3`), as generated from `dist/central.json`. */
 export type CentralPaths = paths;
@@ -96,7 +97,7 @@ function taskOf(status: { execution_context?: { task_uuid?: string | string[] } 
 }
 
 const v3Verdict = (task: CentralSchemas['Task']): TaskVerdict =>
-  task.status === 'SUCCEEDED'
+  required(task?.status, 'tasks_get', 'status') === 'SUCCEEDED'
     ? { state: 'succeeded' }
     : task.status === 'FAILED' || task.status === 'ABORTED'
       ? { state: 'failed', status: task.status, code: task.error_code, detail: task.error_detail }
@@ -142,12 +143,18 @@ export function createCentralClient(options: ClientOptions): CentralClient {
       const length = pageSizeOf(pageOptions);
       const request = { ...(body ?? {}) } as { offset?: number };
       const post = client.POST as (p: string, init: object) => Promise<{ response: Response; data?: unknown; error?: unknown }>;
-      return paginate('offset', request.offset, async (offset) => {
-        const page = (await unwrap(post(path, { body: { ...request, offset, length }, signal: pageOptions?.signal }))) as {
-          metadata?: { total_matches?: number };
-          entities?: CentralListEntity<P>[];
-        };
-        return { entities: page.entities ?? [], total: page.metadata?.total_matches };
+      return paginate<CentralListEntity<P>>({
+        operation: describeOperation(lookup('central', 'POST', path)?.op ?? { api: 'central', method: 'POST', path, operationId: undefined }),
+        offsetField: 'offset',
+        start: request.offset,
+        keyOf: (entity) => (entity as { metadata?: { uuid?: string } }).metadata?.uuid,
+        async fetchPage(offset) {
+          const page = (await unwrap(post(path, { body: { ...request, offset, length }, signal: pageOptions?.signal }))) as {
+            metadata?: { total_matches?: number };
+            entities?: unknown[];
+          };
+          return { entities: (page.entities ?? []) as CentralListEntity<P>[], total: page.metadata?.total_matches };
+        },
       });
     },
     async createImageFromUrl(spec, waitOptions) {
@@ -155,11 +162,11 @@ export function createCentralClient(options: ClientOptions): CentralClient {
       if (typeof spec.name !== 'string' || spec.name === '') throw new InvalidArgumentError('spec.name', 'must be a non-empty string');
       if (typeof spec.resources?.source_uri !== 'string') throw new InvalidArgumentError('spec.resources.source_uri', 'must be the URL the service fetches the image from');
       const created = await unwrap(client.POST('/images', { body: { api_version: '3.1.0', metadata: { kind: 'image' }, spec } }));
-      const imageUuid = created.metadata.uuid;
+      const imageUuid = required(created.metadata?.uuid, 'images_create', 'metadata.uuid');
       await workflows.waitForTask(taskOf(created.status, 'images_create'), waitOptions);
-      if (!imageUuid) throw new WorkflowError('images_create: the answer carries no metadata.uuid');
       const image = await unwrap(client.GET('/images/{uuid}', { params: { path: { uuid: imageUuid } }, signal: waitOptions?.signal }));
-      if (image.status.state !== 'COMPLETE') throw new WorkflowError(`image ${imageUuid} is ${image.status.state} after its create task succeeded; expected COMPLETE`);
+      const state = required(image.status?.state, 'images_get', 'status.state');
+      if (state !== 'COMPLETE') throw new WorkflowError(`image ${imageUuid} is ${state} after its create task succeeded; expected COMPLETE`);
       return image;
     },
     async deleteImage(uuid, waitOptions) {

@@ -4,7 +4,7 @@ import type { components, operations, paths } from './generated/element.js';
 import type { ClientOptions } from './options.js';
 import { createCore } from './create.js';
 import { InvalidArgumentError, TaskFailedError, TaskTimeoutError, WorkflowError } from './errors.js';
-import { checkUuid, isUuid, pollTask, toBody, unwrap, type TaskVerdict, type WaitOptions } from './workflow.js';
+import { checkUuid, isUuid, pollTask, required, toBody, unwrap, type TaskVerdict, type WaitOptions } from './workflow.js';
 
 /** Paths of the element-level API (`/v0.8/...`, `/v2.0/...`), from `dist/element.json`. */
 export type ElementPaths = paths;
@@ -131,7 +131,7 @@ export function createElementClient(options: ClientOptions): ElementClient {
       return pollTask(
         uuid,
         (signal) => unwrap(client.GET('/v2.0/tasks/{uuid}', { params: { path: { uuid } }, signal })),
-        (t) => elementVerdict(t.progress_status, t.meta_response?.error_code, t.meta_response?.error_detail ?? t.meta_response?.error),
+        (t) => elementVerdict(required(t?.progress_status, 'tasks_get_v2_0', 'progress_status'), t.meta_response?.error_code, t.meta_response?.error_detail ?? t.meta_response?.error),
         waitOptions as WaitOptions<TaskV2_0>,
       );
     }
@@ -139,16 +139,17 @@ export function createElementClient(options: ClientOptions): ElementClient {
     return pollTask(
       uuid,
       (signal) => unwrap(client.GET('/v0.8/tasks/{uuid}', { params: { path: { uuid } }, signal })),
-      (t) => elementVerdict(t.progressStatus, t.metaResponse?.error, t.metaResponse?.errorDetail),
+      (t) => elementVerdict(required(t?.progressStatus, 'tasks_get_v0_8', 'progressStatus'), t.metaResponse?.error, t.metaResponse?.errorDetail),
       waitOptions as WaitOptions<TaskV0_8>,
     );
   }
   async function resolveContainer(name: string, o?: { signal?: AbortSignal }): Promise<string> {
     if (typeof name !== 'string' || name === '') throw new InvalidArgumentError('container', 'must be a storage container UUID or name');
     const list = await unwrap(client.GET('/v2.0/storage_containers', { signal: o?.signal }));
-    const found = list.entities.find((c) => c.name === name);
+    const entities = required(list.entities, 'storage_containers_list_v2_0', 'entities');
+    const found = entities.find((c) => c.name === name);
     if (!found) {
-      const names = list.entities.map((c) => JSON.stringify(c.name)).join(', ') || 'none';
+      const names = entities.map((c) => JSON.stringify(c.name)).join(', ') || 'none';
       throw new InvalidArgumentError('container', `names no storage container: "${name}" not found (containers: ${names})`);
     }
     return found.storage_container_uuid;
@@ -168,7 +169,7 @@ export function createElementClient(options: ClientOptions): ElementClient {
       const { uploadTimeoutMs, ...wait } = waitOptions ?? {};
       // 1. the record, and its task, which names the new image
       const created = await unwrap(client.POST('/v0.8/images', { body: { name, imageType, ...(annotation ? { annotation } : {}) }, signal }));
-      const task = await waitForTask(created.taskUuid, wait);
+      const task = await waitForTask(required(created.taskUuid, 'images_create_v0_8', 'taskUuid'), wait);
       const imageUuid = task.entityList?.[0]?.uuid;
       if (!imageUuid) throw new WorkflowError(`task ${created.taskUuid} of images_create_v0_8 names no image in entityList`);
       // 2. the upload proceeds only while the image is INACTIVE
@@ -185,7 +186,7 @@ export function createElementClient(options: ClientOptions): ElementClient {
           signal,
         }),
       );
-      await waitForTask(uploaded.taskUuid, wait);
+      await waitForTask(required(uploaded.taskUuid, 'images_upload_v0_8', 'taskUuid'), wait);
       return unwrap(client.GET('/v0.8/images/{uuid}', { params: { path: { uuid: imageUuid } }, signal }));
     },
   };

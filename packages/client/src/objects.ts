@@ -61,26 +61,38 @@ export function createObjectsClient(options: ClientOptions): ObjectsClient {
       if (body === null || typeof body !== 'object' || typeof body.entity_type !== 'string') {
         throw new InvalidArgumentError('entity_type', 'is required, e.g. { entity_type: "objectstore" }');
       }
-      return paginate('group_member_offset', body.group_member_offset, async (offset) =>
-        groupPage(await unwrap(client.POST('/groups', { body: { ...body, group_member_offset: offset, group_member_count: count }, signal: pageOptions?.signal }))),
-      );
+      return paginate({
+        operation: 'groups_list (POST /groups)',
+        offsetField: 'group_member_offset',
+        start: body.group_member_offset,
+        keyOf: (entity) => entity.entity_id,
+        async fetchPage(offset) {
+          return groupPage(await unwrap(client.POST('/groups', { body: { ...body, group_member_offset: offset, group_member_count: count }, signal: pageOptions?.signal })));
+        },
+      });
     },
     paginateBuckets(uuid, body, pageOptions) {
       checkUuid('uuid', uuid);
       const count = pageSizeOf(pageOptions);
       if (body !== undefined && (body === null || typeof body !== 'object')) throw new InvalidArgumentError('body', 'must be the rest of a groups query, e.g. { group_member_attributes: [{ attribute: "name" }] }');
       const query = { ...(body ?? {}), entity_type: 'bucket' as const };
-      return paginate('group_member_offset', query.group_member_offset, async (offset) =>
-        groupPage(
-          await unwrap(
-            client.POST('/objectstores/{uuid}/groups', {
-              params: { path: { uuid } },
-              body: { ...query, group_member_offset: offset, group_member_count: count },
-              signal: pageOptions?.signal,
-            }),
-          ),
-        ),
-      );
+      return paginate({
+        operation: 'objectstores_groups_list (POST /objectstores/{uuid}/groups)',
+        offsetField: 'group_member_offset',
+        start: query.group_member_offset,
+        keyOf: (entity) => entity.entity_id,
+        async fetchPage(offset) {
+          return groupPage(
+            await unwrap(
+              client.POST('/objectstores/{uuid}/groups', {
+                params: { path: { uuid } },
+                body: { ...query, group_member_offset: offset, group_member_count: count },
+                signal: pageOptions?.signal,
+              }),
+            ),
+          );
+        },
+      });
     },
   };
   return Object.assign(client, workflows);

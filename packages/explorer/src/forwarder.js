@@ -4,7 +4,7 @@ import { lookup } from 'node:dns';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { BlockList, isIP } from 'node:net';
-import { FORWARD_HEADER, sendText } from './relay.js';
+import { FORWARD_HEADER, failureText, sendText } from './relay.js';
 
 /** How long a forwarded request may stay silent (no bytes either way) before it fails (ms). */
 export const FORWARD_IDLE_TIMEOUT = 120_000;
@@ -107,7 +107,7 @@ export function forwardRequest(relay, req, res, { scheme, authority, rest, query
         ];
       }
       if (code === 'ETIMEDOUT') return [504, `${target.origin} did not answer within ${FORWARD_IDLE_TIMEOUT / 1000} s\n`];
-      return [502, `${target.origin} did not answer: ${error.message}${code ? ` (${code})` : ''}\n`];
+      return [502, failureText(target.origin, error)];
     },
   });
 }
