@@ -9,7 +9,7 @@ import { operationTable, type ApiName } from './generated/operations.js';
 import { InvalidResponseError, NetworkError, RequestTimeoutError, type OperationRef } from './errors.js';
 import { guardBody } from './body.js';
 import type { ResolvedOptions } from './options.js';
-import { isClientRequest, type ClientRequest } from './request.js';
+import { OPERATION, isClientRequest, type ClientRequest } from './request.js';
 
 type FetchFn = (input: Request, init?: RequestInit) => Promise<Response>;
 
@@ -53,14 +53,12 @@ export function isIdempotent(api: ApiName, method: string, path: string): boolea
   return lookup(api, method, path)?.retryable ?? (method === 'GET' || method === 'HEAD');
 }
 
-/** Where a request carries its operation (a property: cheaper per call than a WeakMap). */
-const OPERATION = Symbol('svc.client.operation');
 type Tagged = { [OPERATION]?: Found };
 
 /**
  * openapi-fetch middleware that tags each request with its spec operation, from the `schemaPath`
- * openapi-fetch hands middleware (no URL parsing). It must run last, after any middleware that
- * replaces the request: the clients run it first and again last (see `createCore`).
+ * openapi-fetch hands middleware (no URL parsing). The clients add it last when other middleware
+ * runs, which may replace the request (see `createCore`).
  */
 export function operationTagger(api: ApiName): Middleware {
   return {
