@@ -9,9 +9,10 @@ const LIGHT = Symbol.for('svc.client.request');
 /**
  * Where a request carries its spec operation: the clients pass it in the call's init (openapi-fetch
  * hands unknown init members to the request), and a middleware sets it on requests that other
- * middleware replaced. Read by the transport.
+ * middleware replaced. Read by the transport. A string key: a symbol in the init makes every
+ * copy of it openapi-fetch makes slower.
  */
-export const OPERATION = Symbol('svc.client.operation');
+export const OPERATION = 'svcOperation';
 
 /** The body as given to fetch: a JSON string or a binary body; never read by the transport. */
 type Body = BodyInit | null | undefined;
