@@ -3,7 +3,8 @@ import createClient, { createQuerySerializer, type Client, type Middleware } fro
 import { serverBasePaths, type ApiName } from './generated/operations.js';
 import { isBinaryBody } from './binary.js';
 import { basicAuth, checkOptions, type ClientOptions } from './options.js';
-import { createDispatcher, createTransport, operationTagger } from './transport.js';
+import { createDispatcher, createTransport, lookup, operationTagger } from './transport.js';
+import { parseJsonAnswer } from './body.js';
 import { ClientRequest } from './request.js';
 import { InvalidArgumentError } from './errors.js';
 
@@ -22,6 +23,33 @@ export interface UploadOptions {
   timeoutMs?: number;
   /** Aborts the upload. */
   signal?: AbortSignal;
+}
+
+const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'] as const;
+type Call = (path: string, init?: { parseAs?: string }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+const AS_TEXT = Object.freeze({ parseAs: 'text' });
+
+/**
+ * Makes the client's methods parse success bodies here rather than in openapi-fetch, so that a body
+ * that is not JSON, or empty where the spec declares one, fails with InvalidResponseError naming the
+ * operation and the status (openapi-fetch would throw a bare SyntaxError, or resolve to undefined).
+ * A call that sets `parseAs` itself gets openapi-fetch's reading.
+ */
+function readJsonHere(api: ApiName, client: Client<{}>): void {
+  const methods = client as unknown as Record<(typeof METHODS)[number], Call> & { request: (method: string, path: string, init?: { parseAs?: string }) => ReturnType<Call> };
+  const parse = (method: string, path: string, result: Awaited<ReturnType<Call>>) => {
+    const found = lookup(api, method, path);
+    return parseJsonAnswer(result, found?.op ?? { api, method, path, operationId: undefined }, found?.json ?? false);
+  };
+  for (const method of METHODS) {
+    const call = methods[method];
+    methods[method] = (path, init) => (init?.parseAs !== undefined ? call(path, init) : call(path, init ? { ...init, parseAs: 'text' } : AS_TEXT).then((r) => parse(method, path, r)));
+  }
+  const request = methods.request;
+  methods.request = (method, path, init) => {
+    const m = method.toUpperCase();
+    return init?.parseAs !== undefined ? request(m, path, init) : request(m, path, init ? { ...init, parseAs: 'text' } : AS_TEXT).then((r) => parse(m, path, r));
+  };
 }
 
 /** What an API client module builds its workflows on (internal). */
@@ -43,7 +71,7 @@ export function createCore<Paths extends {}>(api: ApiName, options: ClientOption
   const basePath = new URL(resolved.baseUrl).pathname.replace(/\/+$/, '');
   // signalTimeoutMs: an injected fetch may ignore the dispatcher, so it gets a timer; uploads get one only when asked.
   const transport = (signalTimeoutMs: number) =>
-    createTransport({ api, basePath, dispatcher, injected: options.fetch, timeoutMs: resolved.timeoutMs, signalTimeoutMs, retry: resolved.retry, signal: options.signal }) as FetchFn;
+    createTransport({ api, basePath, dispatcher, injected: options.fetch, timeoutMs: resolved.timeoutMs, signalTimeoutMs, retry: resolved.retry, signal: options.signal, maxResponseBytes: resolved.maxResponseBytes }) as FetchFn;
   const client = createClient<Paths>({
     baseUrl: resolved.baseUrl,
     bodySerializer,
@@ -72,6 +100,7 @@ export function createCore<Paths extends {}>(api: ApiName, options: ClientOption
   };
   use(first);
   if (options.middleware?.length) client.use(...options.middleware);
+  readJsonHere(api, client);
   // Printing a client shows where it points, never its credentials.
   const label = `${NAMES[api]} <${resolved.baseUrl}>`;
   Object.defineProperties(client, {

@@ -58,6 +58,11 @@ export class ClientRequest {
     return new ClientRequest(this.url, { ...this.init, method: this.method, headers: new Headers(this.headers), body, signal: this.signal });
   }
 
+  /** The same request to another URL (a followed redirect); a stream body cannot be re-sent. */
+  withUrl(url: string): ClientRequest {
+    return new ClientRequest(url, { ...this.init, method: this.method, headers: this.headers, body: this.bodyInit, signal: this.signal });
+  }
+
   /** The body as text, JSON or bytes, like the Request methods. */
   text(): Promise<string> {
     return new Response(this.bodyInit).text();

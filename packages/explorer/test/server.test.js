@@ -70,9 +70,9 @@ describe('build', () => {
     expect(html).not.toMatch(/https?:\/\//); // nothing from a CDN
     const js = readFileSync(join(dir, 'explorer.js'), 'utf8');
     for (const option of [
-      "layout: 'StandaloneLayout'",
+      "layout: 'SvcLayout'",
       'deepLinking: true',
-      'filter: true',
+      'filter: query || true',
       "docExpansion: 'list'",
       'persistAuthorization: false',
       'tryItOutEnabled: true',
@@ -82,16 +82,14 @@ describe('build', () => {
       'validatorUrl: null',
     ]) expect(js).toContain(option);
     expect(js).not.toContain('localStorage.setItem');
-    expect(js).toContain('"api": "central"');
-    expect(js).toContain('"url": "./specs/central.json"');
-    expect(js).toContain('"name": "central API (v3)"');
+    expect(js).toContain('{"api":"central","name":"central API (v3)","url":"./specs/central.json"}');
     const spec = JSON.parse(readFileSync(join(dir, 'specs', 'central.json'), 'utf8'));
     expect(spec.openapi).toMatch(/^3\.1/);
     // A plain static server serves this copy: no forwarder behind it.
     expect(JSON.parse(readFileSync(join(dir, 'explorer-server.json'), 'utf8'))).toMatchObject({ forward: false });
   });
 
-  it('adds curl and @svc/client samples to every operation of every API', () => {
+  it('adds curl, @svc/client and Python samples to every operation of every API', () => {
     for (const api of ['central', 'element', 'objects']) {
       const spec = JSON.parse(readFileSync(join(dir, 'specs', `${api}.json`), 'utf8'));
       let operations = 0;
@@ -100,7 +98,7 @@ describe('build', () => {
           if (!item[method]) continue;
           operations++;
           const labels = item[method]['x-codeSamples']?.map((s) => s.label);
-          expect(labels, `${api} ${method} ${path}`).toEqual(['curl', '@svc/client']);
+          expect(labels, `${api} ${method} ${path}`).toEqual(['curl', '@svc/client', 'Python (requests)']);
         }
         // Path-level parameters are inlined (Swagger UI shows a bare $ref as a nameless "any").
         for (const parameter of item.parameters ?? []) {
@@ -123,8 +121,7 @@ describe('build', () => {
       const result = await build({ outDir: out, apis: [{ name: 'central', bundleJson: central }, { name: 'element', bundleJson: element }] });
       expect(result.apis.map((a) => a.displayName)).toEqual(['central API (v3)', 'element API (v0.8 and v2.0)']);
       const js = readFileSync(join(out, 'explorer.js'), 'utf8');
-      expect(js).toContain('"url": "./specs/element.json"');
-      expect(js).toContain('"name": "element API (v0.8 and v2.0)"');
+      expect(js).toContain('{"api":"element","name":"element API (v0.8 and v2.0)","url":"./specs/element.json"}');
       await expect(build({ outDir: out, apis: [{ name: 'objects', bundleJson: join(other, 'missing.json') }] })).rejects.toThrow(/npm run bundle/);
     } finally {
       rmSync(other, { recursive: true, force: true });
