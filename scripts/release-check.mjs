@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { root as thisRoot } from '@svc/oas/apis';
 import { parseCommandLine } from './lib/args.mjs';
 import { resolveBase } from './lib/git-base.mjs';
-import { addedChangesets, changedFiles, missingChangesets, publishablePackages, versionAt } from './lib/release.mjs';
+import { addedChangesets, changedFiles, missingChangesets, pendingChangesets, publishablePackages, versionAt } from './lib/release.mjs';
 
 const USAGE = 'Usage: npm run release:check -- [--base <ref>] [--repo <dir>] [--if-history]';
 
@@ -39,8 +39,12 @@ function main() {
   const files = changedFiles(repo, base.commit);
   const packages = publishablePackages(repo);
   const released = new Set(packages.filter((p) => versionAt(repo, base.commit, p.dir) !== p.version).map((p) => p.name));
-  const changesets = addedChangesets(repo, files);
-  console.log(`release:check: ${files.length} file(s) changed since ${base.why}; ${changesets.length} changeset(s) added`);
+  // On a branch, the change must add its own changeset. On main itself (CI after a merge: the base
+  // is HEAD~1) every pending changeset counts, as in changesets' release model: the next release
+  // covers all changes since the last one, described by the changesets not yet consumed.
+  const onMain = base.ref === 'HEAD~1' || base.ref === 'HEAD';
+  const changesets = onMain ? pendingChangesets(repo) : addedChangesets(repo, files);
+  console.log(`release:check: ${files.length} file(s) changed since ${base.why}; ${changesets.length} changeset(s) ${onMain ? 'pending (on main)' : 'added'}`);
   for (const name of released) console.log(`  ${name}: version changed (a release), no changeset needed`);
   const problems = missingChangesets({ files, packages, changesets, released });
   for (const p of problems) console.log(`  MISSING ${p.unit}: ${p.problem}`);

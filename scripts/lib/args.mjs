@@ -90,3 +90,17 @@ export function integer(min = 1) {
     return n;
   };
 }
+
+/**
+ * `check`-like test for positional names (API names of redocly.yaml, ...): every one must be known.
+ * @param {string[]} names  as typed
+ * @param {string[]} known  the allowed names
+ * @param {string} what     what a name is (`API of redocly.yaml`)
+ * @returns {string[]} `names`
+ * @throws {UsageError} naming the first unknown name and the known ones
+ */
+export function knownNames(names, known, what) {
+  const unknown = names.find((n) => !known.includes(n));
+  if (unknown !== undefined) throw new UsageError(`"${unknown}" is not an ${what} (${known.join(', ')})`);
+  return names;
+}

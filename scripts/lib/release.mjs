@@ -72,6 +72,18 @@ export function versionAt(repo, base, dir) {
 }
 
 /**
+ * Every changeset in `.changeset/` (the pending ones: `changeset version` consumes them at a release).
+ * @param {string} repo
+ * @returns {Changeset[]}
+ * @throws {Error} naming the file when a changeset does not parse
+ */
+export function pendingChangesets(repo) {
+  const dir = join(repo, '.changeset');
+  if (!existsSync(dir)) return [];
+  return addedChangesets(repo, readdirSync(dir).sort().map((f) => `.changeset/${f}`));
+}
+
+/**
  * The changesets among `files` (`.changeset/<id>.md`, not its README) that exist in the working
  * tree, parsed by @changesets/parse.
  * @param {string} repo

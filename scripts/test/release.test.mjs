@@ -94,6 +94,24 @@ describe('npm run release:check', () => {
     expect(r.out).toMatch(/1 changeset\(s\) added/);
   });
 
+  it('on main, a pending changeset covers the merge; without one the merge fails', () => {
+    const dir = repo();
+    git(dir, 'checkout', '-q', 'main');
+    write(dir, 'packages/client/src/index.ts', 'export const a = 1;\n');
+    git(dir, 'commit', '-qam', 'merge without a changeset');
+    let r = run(dir);
+    expect(r.code, r.out).toBe(1);
+    expect(r.out).toMatch(/0 changeset\(s\) pending \(on main\)/);
+    write(dir, '.changeset/earlier.md', '---\n"@svc/client": patch\n---\n\nFixes a.\n');
+    git(dir, 'add', '.');
+    git(dir, 'commit', '-qm', 'an earlier merge with a changeset');
+    write(dir, 'packages/client/src/index.ts', 'export const a = 2;\n');
+    git(dir, 'commit', '-qam', 'a later merge without one');
+    r = run(dir);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/1 changeset\(s\) pending \(on main\)/);
+  });
+
   it('fails on a spec change without a changeset naming the client', () => {
     const dir = repo();
     write(dir, 'spec/a/openapi.yaml', 'openapi: 3.1.0\ninfo: {}\n');

@@ -4,7 +4,7 @@ import { lookup } from 'node:dns';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { BlockList, isIP } from 'node:net';
-import { FORWARD_HEADER, sendText } from './relay.js';
+import { FORWARD_HEADER, failureText, sendText } from './relay.js';
 
 /** How long a forwarded request may stay silent (no bytes either way) before it fails (ms). */
 export const FORWARD_IDLE_TIMEOUT = 120_000;
@@ -51,7 +51,7 @@ const lookupNotThisMachine = (hostname, options, callback) => {
   lookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, '', 0);
     const local = addresses.find((a) => isThisMachine(a.address));
-    if (local) return callback(loopbackError(`${hostname} is ${local.address}`), '', 0);
+    if (local) return callback(loopbackError(`${hostname} (${local.address})`), '', 0);
     if (options.all) return /** @type {any} */ (callback)(null, addresses);
     return callback(null, addresses[0].address, addresses[0].family);
   });
@@ -88,7 +88,7 @@ export function forwardRequest(relay, req, res, { scheme, authority, rest, query
   const port = Number(target.port || (scheme === 'https' ? 443 : 80));
   const checkLoopback = !allowLoopback && !localPorts.has(port);
   if (checkLoopback && isThisMachine(target.hostname)) {
-    return sendText(res, 403, refusal(loopbackError(`${target.hostname}`)));
+    return sendText(res, 403, refusal(loopbackError(target.hostname)));
   }
   const Agent = scheme === 'https' ? HttpsAgent : HttpAgent;
   relay.send(req, res, {
@@ -107,7 +107,7 @@ export function forwardRequest(relay, req, res, { scheme, authority, rest, query
         ];
       }
       if (code === 'ETIMEDOUT') return [504, `${target.origin} did not answer within ${FORWARD_IDLE_TIMEOUT / 1000} s\n`];
-      return [502, `${target.origin} did not answer: ${error.message}${code ? ` (${code})` : ''}\n`];
+      return [502, failureText(target.origin, error)];
     },
   });
 }

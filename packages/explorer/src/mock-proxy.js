@@ -1,6 +1,6 @@
 // Same-origin proxies to the upstreams started beside the explorer: `/mock/<api>/...` to the
 // Prism mock of that API, `/local/...` to the local svc (the simulator).
-import { sendText } from './relay.js';
+import { failureText, sendText } from './relay.js';
 
 /**
  * @typedef {object} MockUpstream
@@ -27,7 +27,7 @@ export function proxyToMock(relay, req, res, { api, rest, query }, upstreams) {
   if (basePath && (path === basePath || path.startsWith(`${basePath}/`))) path = path.slice(basePath.length) || '/';
   relay.send(req, res, {
     target: new URL(`${target.origin}${target.pathname.replace(/\/+$/, '')}${path}${query}`),
-    failure: (error) => [502, `The mock of API "${api}" at ${target.origin} did not answer: ${error.message}\n`],
+    failure: (error) => [502, failureText(`The mock of API "${api}" at ${target.origin}`, error)],
   });
 }
 
@@ -44,6 +44,6 @@ export function proxyToLocal(relay, req, res, { rest, query }, simulator) {
   relay.send(req, res, {
     target: new URL(`${url.origin}${rest || '/'}${query}`),
     tls: { secure: true, ...(ca ? { ca: [ca] } : {}) },
-    failure: (error) => [502, `The local svc at ${url.origin} did not answer: ${error.message}${error.code ? ` (${error.code})` : ''}\n`],
+    failure: (error) => [502, failureText(`The local svc at ${url.origin}`, error)],
   });
 }

@@ -60,10 +60,22 @@ export function answerHeaders(headers) {
 }
 
 /**
+ * The text of a failed relay: `<who> did not answer: <reason> (<code>)`, or `<who> answered what
+ * cannot be passed on: <reason>` when the upstream's answer was the trouble.
+ * @param {string} who  e.g. `The mock of API "central" at http://127.0.0.1:4010`
+ * @param {Error & { code?: string, unrelayable?: boolean }} error  as given to a `failure` callback
+ * @returns {string}
+ */
+export function failureText(who, error) {
+  if (error.unrelayable) return `${who} answered what cannot be passed on: ${error.message}\n`;
+  return `${who} did not answer: ${error.message}${error.code ? ` (${error.code})` : ''}\n`;
+}
+
+/**
  * @typedef {object} Relay
  * @property {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse,
  *   to: { target: URL, tls?: { secure: boolean, ca?: Array<string | Buffer> }, agent?: import('node:http').Agent,
- *     idleMs?: number, failure: (error: Error & { code?: string }) => [number, string] }) => void} send
+ *     idleMs?: number, failure: (error: Error & { code?: string, unrelayable?: boolean }) => [number, string] }) => void} send
  *   sends `req` to `target` (origin, path and query) and streams the answer to `res`; when the
  *   upstream cannot be reached or answers what cannot be relayed, `failure` gives the status and text
  */
@@ -85,7 +97,7 @@ export function createRelay() {
     if (idleMs) proxyReq.setTimeout(idleMs, () => proxyReq.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
     proxyReq.on('upgrade', (_answer, socket) => {
       socket.destroy();
-      fail?.(Object.assign(new Error('answered 101 Switching Protocols to a request that asked for no protocol change'), { code: 'EUPGRADE' }));
+      fail?.(Object.assign(new Error('101 Switching Protocols to a request that asked for no protocol change'), { code: 'EUPGRADE', unrelayable: true }));
     });
   });
   proxy.on('proxyRes', (proxyRes, req, res) => {
@@ -93,7 +105,7 @@ export function createRelay() {
       res.writeHead(proxyRes.statusCode ?? 502, answerHeaders(proxyRes.headers));
     } catch (error) {
       proxyRes.destroy();
-      inFlight.get(req)?.fail(Object.assign(new Error(`answered what Node refuses to relay: ${error.message}`), { code: error.code }));
+      inFlight.get(req)?.fail(Object.assign(new Error(`Node refuses to send it on (${error.message})`), { code: error.code, unrelayable: true }));
       return;
     }
     proxyRes.on('error', () => res.destroy());

@@ -150,8 +150,8 @@ export async function startExplorer({
     const request = parseTarget(req.url ?? '/');
     if (!request) return sendText(res, 400, 'Bad request path\n');
     const { segments, raw, query, authority } = request;
-    const route = segments[1];
-    const isProxy = route === 'mock' || route === 'local' || (forwarding && route === 'forward') || (liveReload && request.path === EVENTS_PATH);
+    const first = segments[1];
+    const isProxy = first === 'mock' || first === 'local' || (forwarding && first === 'forward') || (liveReload && request.path === EVENTS_PATH);
     if (isProxy && loopback) {
       // DNS rebinding: a page of another name that resolves to this address must not reach the proxies.
       const allowed = allowedHosts();
@@ -161,10 +161,10 @@ export async function startExplorer({
       }
     }
     const rest = (from) => (raw.length > from ? `/${raw.slice(from).join('/')}` : '');
-    if (route === 'mock' && segments.length > 2) return proxyToMock(relay, req, res, { api: segments[2], rest: rest(3), query }, upstreams);
-    if (route === 'local' && local) return proxyToLocal(relay, req, res, { rest: rest(2), query }, local);
-    if (route === 'local') return sendText(res, 404, 'No local svc runs beside this explorer (npm run serve starts one)\n');
-    if (route === 'forward' && forwarding) {
+    if (first === 'mock' && segments.length > 2) return proxyToMock(relay, req, res, { api: segments[2], rest: rest(3), query }, upstreams);
+    if (first === 'local' && local) return proxyToLocal(relay, req, res, { rest: rest(2), query }, local);
+    if (first === 'local') return sendText(res, 404, 'No local svc runs beside this explorer (npm run serve starts one)\n');
+    if (first === 'forward' && forwarding) {
       return forwardRequest(relay, req, res, { scheme: raw[2] ?? '', authority: raw[3] ?? '', rest: rest(4), query }, { insecureTls, ca: trusted, allowLoopback, localPorts });
     }
     if (liveReload && request.path === EVENTS_PATH) return events.serve(req, res);
@@ -229,7 +229,8 @@ export function parseTarget(target) {
   if (!absolute && !target.startsWith('/')) return undefined;
   let url;
   try {
-    url = new URL(target, 'http://explorer.invalid');
+    // Origin-form is appended to a base, not resolved against it: `//other/x` is a path here.
+    url = new URL(absolute ? target : `http://explorer.invalid${target}`);
   } catch {
     return undefined;
   }

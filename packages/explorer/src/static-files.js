@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import compression from 'compression';
+import fresh from 'fresh';
 import serveStatic from 'serve-static';
 import { sendText } from './relay.js';
 import { injectReload } from './live-reload.js';
@@ -102,12 +103,14 @@ function servePage(req, res, root, notFound) {
   sendBody(req, res, injectReload(html), CONTENT_TYPES['.html'], 'no-store');
 }
 
-/** Sends a body made here, with a strong ETag and `304` when the browser has it. */
+/**
+ * Sends a body made here, with an ETag of its content and `304` when the browser has it. The ETag
+ * is weak because compression sends other bytes under the same tag (as serve-static's are).
+ */
 function sendBody(req, res, body, type, cacheControl) {
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  const etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   const headers = { 'content-type': type, 'cache-control': cacheControl, etag, 'x-content-type-options': 'nosniff' };
-  const known = String(req.headers['if-none-match'] ?? '').split(',').map((tag) => tag.trim().replace(/^W\//, ''));
-  if (known.includes(etag)) {
+  if (fresh(req.headers, { etag })) {
     res.writeHead(304, headers);
     return res.end();
   }

@@ -92,12 +92,26 @@ describe('answers Node refuses', () => {
         const res = await fetch(url, { headers: { [FORWARD_HEADER]: 'verify' }, signal: AbortSignal.timeout(10_000) });
         expect(res.status, url).toBe(502);
         expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-        expect(await res.text()).toMatch(/Node refuses.*status code.*99/i);
+        expect(await res.text()).toMatch(/answered what cannot be passed on: Node refuses.*status code.*99/i);
       }
       expect((await fetch(`${explorer.url}index.html`)).status).toBe(200);
       expect((await fetch(`${open.url}index.html`)).status).toBe(200);
     } finally {
       await open.close();
+    }
+  });
+
+  it('turns a header Node cannot parse into a 502 with the reason', async () => {
+    const odd = await startRawUpstream('HTTP/1.1 200 OK\r\nX-Odd: a\x7fb\r\nContent-Length: 2\r\n\r\nok');
+    const open = await startExplorer({ dir, allowLoopback: true });
+    try {
+      const res = await forwardTo(open, `127.0.0.1:${odd.port}`);
+      expect(res.status).toBe(502);
+      expect(await res.text()).toMatch(/did not answer: Parse Error.*HPE_INVALID_HEADER_TOKEN/);
+      expect((await fetch(`${open.url}index.html`)).status).toBe(200);
+    } finally {
+      await open.close();
+      await odd.close();
     }
   });
 
@@ -107,7 +121,7 @@ describe('answers Node refuses', () => {
       for (const url of [`${explorer.url}mock/objects/oss/api/svc/v3/groups`, `${open.url}forward/http/127.0.0.1:${switching.port}/x`]) {
         const res = await fetch(url, { headers: { [FORWARD_HEADER]: 'verify' }, signal: AbortSignal.timeout(10_000) });
         expect(res.status, url).toBe(502);
-        expect(await res.text()).toMatch(/101 Switching Protocols/);
+        expect(await res.text()).toMatch(/answered what cannot be passed on: 101 Switching Protocols/);
       }
     } finally {
       await open.close();
@@ -126,6 +140,9 @@ describe('one decoded, normalised path for the host check and the routing', () =
     expect(evil.headers['x-content-type-options']).toBe('nosniff');
     const dotted = await send(explorer.url, { path: '/x/%2e%2e/mock/central/api/svc/v3/images', headers: { host: 'evil.example' } });
     expect(dotted.status).toBe(403);
+    // A path that starts with `//` is a path, not an authority.
+    const doubled = await send(explorer.url, { path: '//evil.example/mock/central/api/svc/v3/images' });
+    expect(doubled.status).toBe(404);
     expect(cors.received).toHaveLength(1);
   });
 
