@@ -162,4 +162,29 @@ describe('"Start here" workflows against the local svc', () => {
     expect(urls.create).toBe(`${explorer.url}local/oss/api/svc/v3/objectstores`);
     expect(urls.follow).toMatch(/\/local\/oss\/api\/svc\/v3\/objectstores\/[0-9a-f-]{36}$/);
   });
+
+  it("outside a workflow, an answer's OpenAPI links open the next operation with its values", async () => {
+    await page.goto(`${explorer.url}?api=central#/Images/images_create`);
+    await ensureAuthorized();
+    const create = page.locator('.opblock[id$="-images_create"]');
+    const body = create.locator('.body-param textarea');
+    await body.waitFor({ timeout: 15_000 });
+    const value = JSON.parse(await body.inputValue());
+    value.spec.resources.source_uri = `http://127.0.0.1:${source.address().port}/other.qcow2`;
+    await body.fill(JSON.stringify(value, null, 2));
+    await create.locator('button.execute').click();
+    const follow = create.locator('.svc-follow-links');
+    await follow.waitFor({ timeout: 30_000 });
+    const answer = JSON.parse(await create.locator('.live-responses-table .response-col_description pre').first().innerText());
+    const task = answer.status.execution_context.task_uuid;
+    expect(await follow.innerText()).toContain(`uuid = ${task}`);
+    await follow.getByRole('button', { name: 'Follow the create task.' }).click();
+    const get = page.locator('.opblock[id$="-tasks_get"]');
+    await get.locator('button.execute').waitFor({ timeout: 15_000 });
+    await expect.poll(() => get.locator('tr[data-param-name="uuid"] input').inputValue()).toBe(task);
+    await get.locator('button.execute').click();
+    await expect.poll(() => get.locator('.request-url pre').first().innerText(), { timeout: 30_000 }).toBe(`${explorer.url}local/api/svc/v3/tasks/${task}`);
+    await expect.poll(() => get.locator('.live-responses-table tr.response .response-col_status').first().innerText(), { timeout: 30_000 }).toBe('200');
+    expect(pageErrors).toEqual([]);
+  });
 });

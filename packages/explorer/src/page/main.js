@@ -6,7 +6,7 @@ import { keepAccessible } from './a11y.js';
 import { explain } from './errors.js';
 import { LABELS, samplesOf } from './samples.js';
 import { matches, operationLink, queryWords, search } from './search.js';
-import { pointerSet, stepInputs, stepState } from './workflow.js';
+import { linkValues, pointerSet, stepInputs, stepState } from './workflow.js';
 
 const config = window.SVC_EXPLORER;
 const AUTH_KEY = 'svc-explorer.auth';
@@ -357,6 +357,51 @@ function ExplorerPlugin(system) {
       h('ul', null, why.lines.map((line, i) => h('li', { key: i }, line))));
   }
 
+  /**
+   * The next calls an answer leads to (the OpenAPI `links` of its response): each opens its
+   * operation with the values taken from this answer.
+   */
+  function FollowLinks({ sys, response, path, method }) {
+    const status = String(response.get('status'));
+    const spec = toJS(sys.specSelectors.specJson());
+    const local = (ref) => (typeof ref === 'string' && ref.startsWith('#/') ? ref.slice(2).split('/').reduce((o, k) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], spec) : undefined);
+    let declared = spec.paths?.[path]?.[method]?.responses?.[status];
+    if (declared?.$ref) declared = local(declared.$ref);
+    const links = Object.entries(declared?.links || {}).map(([name, l]) => [name, l?.$ref ? local(l.$ref) : l]);
+    if (!links.length) return null;
+    let body = response.get('body');
+    body = toJS(body);
+    if (body === undefined || typeof body !== 'object') {
+      try { body = JSON.parse(response.get('text')); } catch { body = undefined; }
+    }
+    const headers = {};
+    for (const [k, v] of Object.entries(toJS(response.get('headers')) || {})) headers[k.toLowerCase()] = String(v);
+    const items = links.map(([name, link]) => {
+      const target = link && indexByApi[currentApi]?.operations[link.operationId];
+      const values = target && linkValues(link, { headers, body });
+      if (!values) return null;
+      const open = () => {
+        setUrlParams({ workflow: null, step: null }, '#/' + encodeURIComponent(target.tag) + '/' + encodeURIComponent(link.operationId));
+        window.dispatchEvent(new Event('svc-explorer:location'));
+        sys.layoutActions.parseDeepLinkHash(decodeURIComponent(location.hash));
+        const resolved = sys.specSelectors.specJsonWithResolvedSubtrees().getIn(['paths', target.path, target.method, 'parameters']);
+        for (const { name: param, value } of values) {
+          const entry = resolved && resolved.find((p) => p.get('name') === param);
+          const where = entry ? entry.get('in') : 'path';
+          const text = typeof value === 'string' ? value : JSON.stringify(value);
+          sys.specActions.changeParam([target.path, target.method], param, where, text);
+          if (entry) sys.specActions.changeParamByIdentity([target.path, target.method], entry, text);
+        }
+      };
+      return h('li', { key: name },
+        h('button', { type: 'button', className: 'btn svc-follow', onClick: open }, link.description || link.operationId),
+        ' ', h('code', null, target.method.toUpperCase() + ' ' + target.path), ' ',
+        values.map((v) => v.name + ' = ' + v.value).join(', '));
+    }).filter(Boolean);
+    if (!items.length) return null;
+    return h('div', { className: 'svc-follow-links' }, h('p', null, 'Next, with the values of this answer:'), h('ul', null, items));
+  }
+
   /** The API selector, tags and operations; with a query, the matches of every API. */
   function Sidebar({ sys }) {
     useStoreUpdates(sys);
@@ -556,9 +601,10 @@ function ExplorerPlugin(system) {
       responses: (Original, sys) => (props) => h(React.Fragment, null,
         h(CodeSamples, { sys, path: props.path, method: props.method }),
         h(Original, props)),
-      liveResponse: (Original) => (props) => h(React.Fragment, null,
+      liveResponse: (Original, sys) => (props) => h(React.Fragment, null,
         props.response ? h(Explanation, { response: props.response }) : null,
-        h(Original, props)),
+        h(Original, props),
+        props.response ? h(FollowLinks, { sys, response: props.response, path: props.path, method: props.method }) : null),
       operations: (Original, sys) => (props) => {
         const filter = sys.layoutSelectors.currentFilter();
         if (typeof filter === 'string' && queryWords(filter).length && opsFilter(sys.specSelectors.taggedOperations(), filter).size === 0) {
