@@ -187,4 +187,18 @@ describe('"Start here" workflows against the local svc', () => {
     await expect.poll(() => get.locator('.live-responses-table tr.response .response-col_status').first().innerText(), { timeout: 30_000 }).toBe('200');
     expect(pageErrors).toEqual([]);
   });
+
+  it('a step opened before the steps it needs says which to Execute first', async () => {
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    try {
+      const p = await fresh.newPage();
+      await p.goto(`${explorer.url}?api=central&workflow=image-from-url&step=2`);
+      const missing = p.locator('.svc-workflow .svc-step.current .svc-step-missing');
+      await missing.waitFor({ timeout: 15_000 });
+      expect(await missing.innerText()).toBe('This step takes values from the answer of step 2: Execute that step first.');
+      await expect.poll(() => decodeURIComponent(new URL(p.url()).hash)).toBe('#/Images/images_get');
+    } finally {
+      await fresh.close();
+    }
+  });
 });

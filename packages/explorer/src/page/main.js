@@ -248,6 +248,30 @@ function openStep(system, active, index) {
   fillStep(system, { ...active, step: index });
 }
 
+/**
+ * Puts values into an operation's parameters in the "Try it out" form.
+ * @param {{ path: string, method: string }} op
+ * @param {{ name: string, in?: string, value: any }[]} values `in` defaults to where the spec has the parameter
+ */
+function setParameters(system, op, values) {
+  const resolved = system.specSelectors.specJsonWithResolvedSubtrees().getIn(['paths', op.path, op.method, 'parameters']);
+  for (const { name, in: declared, value } of values) {
+    const param = resolved && resolved.find((p) => p.get('name') === name && (!declared || p.get('in') === declared));
+    const where = declared || (param ? param.get('in') : 'path');
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    system.specActions.changeParam([op.path, op.method], name, where, text);
+    // A value Swagger UI already keeps under the parameter's identity wins over the one above.
+    if (param) system.specActions.changeParamByIdentity([op.path, op.method], param, text);
+  }
+}
+
+/** Opens an operation of the API shown (deep link), leaving any workflow. */
+function showOperation(system, tag, operationId) {
+  setUrlParams({ workflow: null, step: null }, '#/' + encodeURIComponent(tag) + '/' + encodeURIComponent(operationId));
+  window.dispatchEvent(new Event('svc-explorer:location'));
+  system.layoutActions.parseDeepLinkHash(decodeURIComponent(location.hash));
+}
+
 /** Puts the step's inputs into the operation's form (parameters, request body). */
 function fillStep(system, active) {
   const step = active.workflow.steps[active.step];
@@ -255,14 +279,7 @@ function fillStep(system, active) {
   if (!op) return;
   const inputs = stepInputs(step, answersOf(active.workflow.workflowId));
   const pathMethod = [op.path, op.method];
-  const resolved = system.specSelectors.specJsonWithResolvedSubtrees().getIn(['paths', op.path, op.method, 'parameters']);
-  for (const { name, in: where, value } of inputs.parameters) {
-    const text = typeof value === 'string' ? value : JSON.stringify(value);
-    system.specActions.changeParam(pathMethod, name, where, text);
-    // A value Swagger UI already keeps under the parameter's identity wins over the one above.
-    const param = resolved && resolved.find((p) => p.get('name') === name && p.get('in') === where);
-    if (param) system.specActions.changeParamByIdentity(pathMethod, param, text);
-  }
+  setParameters(system, op, inputs.parameters);
   const spec = toJS(system.specSelectors.specJson());
   const example = step.requestBodyExample ? spec.components?.examples?.[step.requestBodyExample]?.value : undefined;
   if (example !== undefined || inputs.body.length) {
@@ -381,17 +398,8 @@ function ExplorerPlugin(system) {
       const values = target && linkValues(link, { headers, body });
       if (!values) return null;
       const open = () => {
-        setUrlParams({ workflow: null, step: null }, '#/' + encodeURIComponent(target.tag) + '/' + encodeURIComponent(link.operationId));
-        window.dispatchEvent(new Event('svc-explorer:location'));
-        sys.layoutActions.parseDeepLinkHash(decodeURIComponent(location.hash));
-        const resolved = sys.specSelectors.specJsonWithResolvedSubtrees().getIn(['paths', target.path, target.method, 'parameters']);
-        for (const { name: param, value } of values) {
-          const entry = resolved && resolved.find((p) => p.get('name') === param);
-          const where = entry ? entry.get('in') : 'path';
-          const text = typeof value === 'string' ? value : JSON.stringify(value);
-          sys.specActions.changeParam([target.path, target.method], param, where, text);
-          if (entry) sys.specActions.changeParamByIdentity([target.path, target.method], entry, text);
-        }
+        showOperation(sys, target.tag, link.operationId);
+        setParameters(sys, target, values);
       };
       return h('li', { key: name },
         h('button', { type: 'button', className: 'btn svc-follow', onClick: open }, link.description || link.operationId),
@@ -422,9 +430,7 @@ function ExplorerPlugin(system) {
       const onClick = (event) => {
         if (api !== currentApi || event.metaKey || event.ctrlKey || event.shiftKey) return; // another API: a page load
         event.preventDefault();
-        setUrlParams({ workflow: null, step: null }, '#/' + encodeURIComponent(op.tag) + '/' + encodeURIComponent(op.operationId));
-        window.dispatchEvent(new Event('svc-explorer:location'));
-        sys.layoutActions.parseDeepLinkHash(decodeURIComponent(location.hash));
+        showOperation(sys, op.tag, op.operationId);
       };
       return h('li', { key: api + op.operationId },
         h('a', { href, onClick, className: 'svc-nav-op', 'aria-current': current ? 'true' : undefined },
@@ -507,7 +513,11 @@ function ExplorerPlugin(system) {
         ' ',
         h('code', null, (op ? op.method.toUpperCase() + ' ' + op.path : step.operationId) + (step.api && step.api !== active.api ? ' (' + step.api + ')' : '')),
         status ? h('span', { className: 'svc-step-state' }, ' ' + status + (state.value !== undefined ? ' (' + step.until.pointer + ' = ' + JSON.stringify(state.value) + ')' : '')) : null,
-        step.description ? h('p', null, inlineCode(h, step.description)) : null);
+        step.description ? h('p', null, inlineCode(h, step.description)) : null,
+        i === active.step && stepInputs(step, answers).missing.length
+          ? h('p', { className: 'svc-step-missing', role: 'status' }, 'This step takes values from the answer of ' +
+            stepInputs(step, answers).missing.map((id) => 'step ' + (workflow.steps.findIndex((s) => s.stepId === id) + 1)).join(', ') + ': Execute that step first.')
+          : null);
       })),
       active.step + 1 < workflow.steps.length && stepState(workflow.steps[active.step], answers[workflow.steps[active.step].stepId]).state === 'done'
         ? h('button', { type: 'button', className: 'btn execute svc-step-next', onClick: () => openStep(sys, active, active.step + 1) }, 'Next step: ' + (active.step + 2))
