@@ -460,7 +460,7 @@ describe('quality of the page', () => {
   });
 
   for (const scheme of ['light', 'dark']) {
-    it(`has no serious or critical axe-core violation (${scheme}): list, open operation with an answer, search`, async () => {
+    it(`has no serious or critical axe-core violation (${scheme}): operations of every method, an answer, a search`, async () => {
       const p = await browser.newPage({ viewport: { width: 1280, height: 1600 }, colorScheme: scheme });
       try {
         await p.goto(`${explorer.url}?api=central#/Images/images_list`);
@@ -473,6 +473,18 @@ describe('quality of the page', () => {
         await p.locator('#svc-search-input').fill('zzz-nothing');
         await p.locator('.svc-no-match').waitFor();
         expect(await seriousViolations(p)).toEqual([]);
+        // Every method's colours, parameters of every kind, a file chooser, examples, "Start here".
+        for (const [api, tag, operationId] of [
+          ['element', 'Image upload (v0.8)', 'images_upload_v0_8'],
+          ['central', 'Images', 'images_delete'],
+          ['central', 'Images', 'images_create'],
+          ['central', 'Tasks', 'tasks_get'],
+        ]) {
+          await p.goto(`${explorer.url}?api=${api}#/${encodeURIComponent(tag)}/${operationId}`);
+          await p.locator(`.opblock[id$="-${operationId}"] .svc-code-samples`).waitFor({ timeout: 15_000 });
+          await p.locator('.svc-start').waitFor();
+          expect(await seriousViolations(p), `${scheme} ${operationId}`).toEqual([]);
+        }
       } finally {
         await p.close();
       }

@@ -8,12 +8,14 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { chromium } from 'playwright-core';
 import { startSimulator } from '@svc/simulator';
 import { build } from '../scripts/build.mjs';
 import { startExplorer } from '../src/index.js';
 
+const require = createRequire(import.meta.url);
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 // The README's picture is refreshed on request (UPDATE_SCREENSHOT=1); otherwise it goes to test-results/.
 const screenshot = process.env.UPDATE_SCREENSHOT
@@ -151,6 +153,10 @@ describe('"Start here" workflows against the local svc', () => {
     expect(imageUuid).toBeDefined();
     expect(urls.upload).toBe(`${explorer.url}local/api/svc/v0.8/images/${imageUuid}/upload`);
     expect(urls.active).toBe(urls.image);
+    // The panel with every state shown passes axe-core too (no serious or critical violation).
+    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    const { violations } = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes[0].target}`)).toEqual([]);
     mkdirSync(dirname(screenshot), { recursive: true });
     await page.locator('.svc-workflow').scrollIntoViewIfNeeded();
     await page.screenshot({ path: screenshot, clip: { x: 0, y: 0, width: 1280, height: 1000 } });
