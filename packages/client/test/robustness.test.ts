@@ -98,6 +98,15 @@ describe('time and size limits on the body', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  it('with an injected fetch, timeoutMs bounds the body too (the timer runs until it is read)', async () => {
+    const s = await raw((socket) => socket.write(head('200 OK', { 'Content-Type': 'application/json', 'Content-Length': 100 }) + '{"metadata":'));
+    // A fetch of its own that knows nothing of the client's dispatcher, only the signal.
+    const injected = (request: Request) => fetch(request.url, { method: request.method, headers: request.headers, signal: request.signal });
+    const error = await getImage(central(s.origin, { timeoutMs: 300, fetch: injected })).catch((e) => e);
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error.operation.operationId).toBe('images_get');
+  });
+
   it('an error keeps at most 64 KiB of its body, noting the length', async () => {
     const page = `<html>${'x'.repeat(4 * 1024 * 1024)}</html>`;
     const s = await raw((socket) => socket.end(head('500 Internal Server Error', { 'Content-Type': 'text/html', 'Content-Length': page.length }) + page));
