@@ -9,6 +9,7 @@ import {
   RequestTimeoutError,
   WorkflowError,
   createCentralClient,
+  createElementClient,
   createObjectsClient,
   unwrap,
   type ClientOptions,
@@ -80,6 +81,10 @@ describe('answers that are not what the spec says', () => {
     expect(missing.message).toBe('images_create: the answer carries no metadata.uuid');
     const noStatus = await serve((req, res) => json(res, 200, { uuid: TASK }));
     await expect(central(noStatus.origin).waitForTask(TASK, { intervalMs: 1 })).rejects.toThrow('tasks_get: the answer carries no status');
+    const element = createElementClient({ baseUrl: `${bare.origin}/api/svc`, username: 'admin', password: 'pw', retry: false });
+    await expect(element.uploadImage({ name: 'x.iso', imageType: 'ISO_IMAGE', container: TASK, file: new Blob(['x']) })).rejects.toThrow(
+      'images_create_v0_8: the answer carries no taskUuid',
+    );
   });
 
   it('an empty success body is fine where the spec declares none (images_upload_file)', async () => {
