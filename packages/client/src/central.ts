@@ -1,4 +1,4 @@
-// The central v3 API client (`/api/svc/v3`): images, tasks, clusters, subnets, and its workflows.
+// The central v3 API client (`/api/svc/v3`): images, tasks, clusters, subnets, services, and its workflows.
 import type { Client } from 'openapi-fetch';
 import type { components, operations, paths } from './generated/central.js';
 import type { ClientOptions } from './options.js';
@@ -37,6 +37,25 @@ export interface CentralWorkflows {
    * @throws the signal's reason when `signal` fires
    */
   waitForTask(uuid: string, options?: CentralWaitOptions): Promise<CentralSchemas['Task']>;
+  /**
+   * Asks the service to abort a task (`POST /tasks/{uuid}/abort`, tasks_abort). The abort is
+   * asynchronous: the task first reads `requested_status` ABORTED, then `status` ABORTED, so a
+   * {@link CentralWorkflows.waitForTask} on it rejects with a `TaskFailedError` of status ABORTED.
+   * Not retried.
+   * @param uuid the task UUID
+   * @throws {InvalidArgumentError} when `uuid` is not a UUID
+   * @throws {ApiError} when the service refuses (404 for an unknown task; the body is `{ message_list }`)
+   */
+  abortTask(uuid: string, options?: { signal?: AbortSignal }): Promise<void>;
+  /**
+   * Enables the object store service, which the object store API needs before the first object
+   * store: reads `GET /services/oss/status` (services_get_status) and, unless it is already
+   * ENABLED, sends `POST /services/oss` `{ state: 'ENABLE' }` (services_oss_enable), waits for
+   * its task and reads the status again. Returns the status, `service_enablement_status` ENABLED.
+   * @throws {TaskFailedError} | {TaskTimeoutError} | {ApiError}; {@link WorkflowError} when the
+   *   service is still not ENABLED after its task succeeded
+   */
+  enableObjectsService(options?: CentralWaitOptions): Promise<CentralSchemas['ServiceEnablementStatus']>;
   /**
    * Iterates every entity of a v3 list call (`POST /images/list`, `/clusters/list`,
    * `/subnets/list`, `/tasks/list`), asking `length` = `pageSize` entities per call from
@@ -85,9 +104,9 @@ const v3Verdict = (task: CentralSchemas['Task']): TaskVerdict =>
       : { state: 'pending' };
 
 /**
- * Creates a client of the central endpoint's v3 API (images, tasks, clusters, subnets) with
- * basic auth, plus the workflows {@link CentralWorkflows} (`waitForTask`, `paginate`,
- * `createImageFromUrl`, `deleteImage`, `uploadImageFile`).
+ * Creates a client of the central endpoint's v3 API (images, tasks, clusters, subnets, services)
+ * with basic auth, plus the workflows {@link CentralWorkflows} (`waitForTask`, `abortTask`,
+ * `enableObjectsService`, `paginate`, `createImageFromUrl`, `deleteImage`, `uploadImageFile`).
  *
  * Every raw call is typed from the spec: `client.POST('/images/list', { body: { kind: 'image' } })`
  * resolves to `{ data, error, response }` (use {@link unwrap} to get the data or an `ApiError`).
@@ -103,6 +122,22 @@ export function createCentralClient(options: ClientOptions): CentralClient {
     waitForTask(uuid, waitOptions) {
       checkUuid('uuid', uuid);
       return pollTask(uuid, (signal) => unwrap(client.GET('/tasks/{uuid}', { params: { path: { uuid } }, signal })), v3Verdict, waitOptions);
+    },
+    async abortTask(uuid, abortOptions) {
+      checkUuid('uuid', uuid);
+      await unwrap(client.POST('/tasks/{uuid}/abort', { params: { path: { uuid } }, signal: abortOptions?.signal }));
+    },
+    async enableObjectsService(waitOptions) {
+      const status = () => unwrap(client.GET('/services/{service_name}/status', { params: { path: { service_name: 'oss' } }, signal: waitOptions?.signal }));
+      const before = await status();
+      if (before.service_enablement_status === 'ENABLED') return before;
+      const started = await unwrap(client.POST('/services/oss', { body: { state: 'ENABLE' }, signal: waitOptions?.signal }));
+      await workflows.waitForTask(started.task_uuid, waitOptions);
+      const after = await status();
+      if (after.service_enablement_status !== 'ENABLED') {
+        throw new WorkflowError(`the object store service is ${after.service_enablement_status} after its enable task ${started.task_uuid} succeeded; expected ENABLED`);
+      }
+      return after;
     },
     paginate<P extends CentralListPath>(path: P, body?: Omit<CentralListRequest<P>, 'length'>, pageOptions?: PageOptions) {
       const length = pageSizeOf(pageOptions);

@@ -174,6 +174,15 @@ describe('element v2.0: success responses', () => {
 
 errorStatusSuite('element', c);
 
+describe('element: workflow methods against the mock', () => {
+  it('resolveContainer finds the UUID of a listed container by its name', async () => {
+    const { data } = await client().GET('/v2.0/storage_containers');
+    const listed = data!.entities![0]!;
+    expect(await client().resolveContainer(listed.name!)).toBe(listed.storage_container_uuid);
+    c.expectSent({ method: 'GET', url: '/v2.0/storage_containers' });
+  });
+});
+
 describe('element: the v0.8 upload on the wire', () => {
   it('streams the bytes intact with method, path, content type and container header', async () => {
     const received: { req?: IncomingMessage; sha256?: string; length?: number } = {};

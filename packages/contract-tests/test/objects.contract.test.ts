@@ -122,3 +122,16 @@ describe('objects: the monitoring attributes of the groups listing are typed', (
     expect(field(name, value).join('\n')).toMatch(new RegExp(rule));
   });
 });
+
+describe('objects: workflow methods against the mock', () => {
+  it('paginateGroups yields the entities of the pages it asks for, first page first', async () => {
+    const body = { entity_type: 'objectstore' as const, group_member_attributes: [{ attribute: 'name' }] };
+    const { data: first } = await client().POST('/groups', { body: { ...body, group_member_count: 20, group_member_offset: 0 } });
+    c.exchanges.length = 0;
+    const items = [];
+    for await (const entity of client().paginateGroups(body, { pageSize: 20 })) items.push(entity);
+    const firstPage = first!.group_results!.flatMap((g) => g.entity_results ?? []);
+    expect(items.slice(0, firstPage.length)).toEqual(firstPage);
+    expect(c.exchanges.map((e) => `${e.method} ${e.url}`)).toEqual(c.exchanges.map(() => 'POST /groups'));
+  });
+});
