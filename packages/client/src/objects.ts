@@ -38,7 +38,7 @@ export interface ObjectsWorkflows {
 
 /** One page of a groups listing, as the paging loop reads it: the first group's entities and count. */
 function groupPage(page: ObjectsSchemas['GroupListResponse']) {
-  const group = page.group_results[0];
+  const group = page.group_results?.[0];
   return { entities: group?.entity_results ?? [], total: group?.filtered_entity_count ?? page.filtered_entity_count };
 }
 
