@@ -60,7 +60,8 @@ export interface CentralWorkflows {
    * Iterates every entity of a v3 list call (`POST /images/list`, `/clusters/list`,
    * `/subnets/list`, `/tasks/list`), asking `length` = `pageSize` entities per call from
    * `offset` (default 0) until `metadata.total_matches` are seen or a page comes back empty.
-   * @throws {ApiError} when a page call fails (after the retries of idempotent calls)
+   * @throws {ApiError} when a page call fails (after the retries of read-only calls)
+   * @throws {PaginationError} when a page repeats entities already seen (the server ignores the offset) or goes past the announced total
    */
   paginate<P extends CentralListPath>(path: P, body?: Omit<CentralListRequest<P>, 'length'>, options?: PageOptions): AsyncIterableIterator<CentralListEntity<P>>;
   /**

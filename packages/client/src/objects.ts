@@ -20,7 +20,8 @@ export interface ObjectsWorkflows {
    * Iterates the entities of the groups listing (`POST /groups`, groups_list), asking
    * `group_member_count` = `pageSize` per call from `group_member_offset` until
    * `filtered_entity_count` are seen or a page is empty.
-   * @throws {ApiError} when a page call fails (after the retries of idempotent calls)
+   * @throws {ApiError} when a page call fails (after the retries of read-only calls)
+   * @throws {PaginationError} when a page repeats entities already seen (the server ignores the offset) or goes past the announced total
    */
   paginateGroups(body: Omit<ObjectsSchemas['GroupListRequest'], 'group_member_count'>, options?: PageOptions): AsyncIterableIterator<ObjectsSchemas['GroupEntityResult']>;
   /**
@@ -31,7 +32,8 @@ export interface ObjectsWorkflows {
    * @param uuid the object store UUID (`metadata.uuid`)
    * @param body the rest of the query (attributes, sort, filter, first offset); `entity_type` is set
    * @throws {InvalidArgumentError} when `uuid` is not a UUID (at the call)
-   * @throws {ApiError} when a page call fails (after the retries of idempotent calls)
+   * @throws {ApiError} when a page call fails (after the retries of read-only calls)
+   * @throws {PaginationError} when a page repeats entities already seen (the server ignores the offset) or goes past the announced total
    */
   paginateBuckets(uuid: string, body?: Omit<ObjectsSchemas['BucketGroupListRequest'], 'entity_type' | 'group_member_count'>, options?: PageOptions): AsyncIterableIterator<ObjectsSchemas['GroupEntityResult']>;
 }
