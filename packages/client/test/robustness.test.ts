@@ -132,6 +132,11 @@ describe('time and size limits on the body', () => {
       expect(error.kind).toBe('too-large');
       expect(error.message).toContain('maxResponseBytes');
     }
+    // An error body keeps no more than the limit either.
+    const page = 'e'.repeat(8192);
+    const failing = await raw((socket) => socket.end(head('500 Internal Server Error', { 'Content-Type': 'text/plain', 'Content-Length': page.length }) + page));
+    const error = await unwrap(central(failing.origin, { maxResponseBytes: 1024 }).POST('/images/list', { body: {} })).catch((e) => e);
+    expect(error.body).toBe(`${'e'.repeat(1024)}\n[@svc/client: error body cut to its first 1024 bytes of 8192]`);
     const { data } = await central(declared.origin).POST('/images/list', { body: {} });
     expect((data?.entities?.[0] as unknown as string).length).toBe(2 * 1024 * 1024);
   });
