@@ -38,10 +38,22 @@ export interface ObjectsWorkflows {
   paginateBuckets(uuid: string, body?: Omit<ObjectsSchemas['BucketGroupListRequest'], 'entity_type' | 'group_member_count'>, options?: PageOptions): AsyncIterableIterator<ObjectsSchemas['GroupEntityResult']>;
 }
 
-/** One page of a groups listing, as the paging loop reads it: the first group's entities and count. */
-function groupPage(page: ObjectsSchemas['GroupListResponse']) {
-  const group = page.group_results?.[0];
-  return { entities: group?.entity_results ?? [], total: group?.filtered_entity_count ?? page.filtered_entity_count };
+/**
+ * Pages through a groups listing by `group_member_offset`: each page's entities are its first
+ * group's `entity_results`, the total its `filtered_entity_count`, an entity's identity its `entity_id`.
+ */
+function pageGroups(operation: string, start: number | undefined, post: (offset: number) => Promise<ObjectsSchemas['GroupListResponse']>) {
+  return paginate({
+    operation,
+    offsetField: 'group_member_offset',
+    start,
+    keyOf: (entity: ObjectsSchemas['GroupEntityResult']) => entity.entity_id,
+    async fetchPage(offset) {
+      const page = await post(offset);
+      const group = page.group_results?.[0];
+      return { entities: group?.entity_results ?? [], total: group?.filtered_entity_count ?? page.filtered_entity_count };
+    },
+  });
 }
 
 /** A typed openapi-fetch client of the object store API, with the workflow methods. */
@@ -63,38 +75,24 @@ export function createObjectsClient(options: ClientOptions): ObjectsClient {
       if (body === null || typeof body !== 'object' || typeof body.entity_type !== 'string') {
         throw new InvalidArgumentError('entity_type', 'is required, e.g. { entity_type: "objectstore" }');
       }
-      return paginate({
-        operation: 'groups_list (POST /groups)',
-        offsetField: 'group_member_offset',
-        start: body.group_member_offset,
-        keyOf: (entity) => entity.entity_id,
-        async fetchPage(offset) {
-          return groupPage(await unwrap(client.POST('/groups', { body: { ...body, group_member_offset: offset, group_member_count: count }, signal: pageOptions?.signal })));
-        },
-      });
+      return pageGroups('groups_list (POST /groups)', body.group_member_offset, (offset) =>
+        unwrap(client.POST('/groups', { body: { ...body, group_member_offset: offset, group_member_count: count }, signal: pageOptions?.signal })),
+      );
     },
     paginateBuckets(uuid, body, pageOptions) {
       checkUuid('uuid', uuid);
       const count = pageSizeOf(pageOptions);
       if (body !== undefined && (body === null || typeof body !== 'object')) throw new InvalidArgumentError('body', 'must be the rest of a groups query, e.g. { group_member_attributes: [{ attribute: "name" }] }');
       const query = { ...(body ?? {}), entity_type: 'bucket' as const };
-      return paginate({
-        operation: 'objectstores_groups_list (POST /objectstores/{uuid}/groups)',
-        offsetField: 'group_member_offset',
-        start: query.group_member_offset,
-        keyOf: (entity) => entity.entity_id,
-        async fetchPage(offset) {
-          return groupPage(
-            await unwrap(
-              client.POST('/objectstores/{uuid}/groups', {
-                params: { path: { uuid } },
-                body: { ...query, group_member_offset: offset, group_member_count: count },
-                signal: pageOptions?.signal,
-              }),
-            ),
-          );
-        },
-      });
+      return pageGroups('objectstores_groups_list (POST /objectstores/{uuid}/groups)', query.group_member_offset, (offset) =>
+        unwrap(
+          client.POST('/objectstores/{uuid}/groups', {
+            params: { path: { uuid } },
+            body: { ...query, group_member_offset: offset, group_member_count: count },
+            signal: pageOptions?.signal,
+          }),
+        ),
+      );
     },
   };
   return Object.assign(client, workflows);
