@@ -66,6 +66,8 @@ export type ObjectsClient = Client<paths> & ObjectsWorkflows;
  * @param options `baseUrl` including `/oss/api/svc/v3` (e.g. `https://pc:9440/oss/api/svc/v3`)
  *   or `host` (+ `port`); `username`, `password`; see {@link ClientOptions}.
  * @throws {ClientOptionsError} when an option is missing or malformed (names the option).
+ *   Calls reject with {@link RequestTimeoutError}, {@link NetworkError} or {@link InvalidResponseError}
+ *   (an answer that is not what the spec says: not JSON, empty, cut off, too large, a write redirected elsewhere).
  */
 export function createObjectsClient(options: ClientOptions): ObjectsClient {
   const { client } = createCore<paths>('objects', options);
