@@ -120,7 +120,9 @@ export function parseJsonAnswer<R extends TextResult>(result: R, op: OperationRe
     return { data: undefined, response } as R;
   }
   try {
-    return { data: JSON.parse(text as string), response } as R;
+    // The result is openapi-fetch's fresh object: filled in place rather than copied.
+    result.data = JSON.parse(text as string);
+    return result;
   } catch (error) {
     const type = response.headers.get('content-type') ?? 'no Content-Type';
     throw new InvalidResponseError(op, response.status, 'malformed', `the body is not JSON (${type}): ${excerpt(text as string)}`, error);
