@@ -10,18 +10,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { root } from '@svc/oas/apis';
+import { commandLine, integer } from './lib/args.mjs';
 
 const require = createRequire(import.meta.url);
 const TASKS = ['lint:redocly', 'lint:spectral', 'typecheck'];
 
-const { values } = parseArgs({ options: { 'warm-runs': { type: 'string', default: '3' } } });
-const warmRuns = Number(values['warm-runs']);
-if (!Number.isInteger(warmRuns) || warmRuns < 1) {
-  console.error(`--warm-runs must be a positive integer; got "${values['warm-runs']}"`);
-  process.exit(2);
-}
+const { values } = commandLine('bench-build', 'Usage: node scripts/bench-build.mjs [--warm-runs 3]', {
+  options: { 'warm-runs': { type: 'string', default: '3', check: integer(1) } },
+});
+const warmRuns = values['warm-runs'];
 
 function turboBin() {
   try {

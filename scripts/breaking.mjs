@@ -13,11 +13,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { apis, root as thisRoot } from '@svc/oas/apis';
 import { redocly } from './lib/redocly.mjs';
-import { breakingChanges } from './lib/breaking.mjs';
+import { verdict } from './lib/breaking.mjs';
+import { addedChangesets, changedFiles, SPEC_PACKAGE } from './lib/release.mjs';
 import { resolveBase } from './lib/git-base.mjs';
+import { parseCommandLine } from './lib/args.mjs';
+
+const USAGE = 'Usage: npm run breaking -- [--base <ref>] [--repo <dir>] [--if-history]';
 
 /** The APIs named in `<dir>/redocly.yaml`, bundled to JSON into `out`. */
 function bundleAll(dir, out) {
@@ -33,9 +36,9 @@ function bundleAll(dir, out) {
 function main() {
   let args;
   try {
-    args = parseArgs({ options: { base: { type: 'string' }, repo: { type: 'string' }, 'if-history': { type: 'boolean' } } }).values;
+    args = parseCommandLine({ options: { base: { type: 'string' }, repo: { type: 'string' }, 'if-history': { type: 'boolean' } } }).values;
   } catch (e) {
-    console.error(`breaking: ${e.message}. Usage: node scripts/breaking.mjs [--base <ref>] [--repo <dir>] [--if-history]`);
+    console.error(`breaking: ${e.message}\n${USAGE}`);
     return 2;
   }
   const repo = resolve(args.repo ?? thisRoot);
@@ -65,22 +68,24 @@ function main() {
     const before = bundleAll(src, join(tmp, 'before'));
     const after = bundleAll(repo, join(tmp, 'after'));
 
-    let total = 0;
+    // The changesets this change adds: a breaking change is allowed with a major bump of the
+    // API's info.version and a changeset that names the client as major and says what breaks.
+    const changesets = addedChangesets(repo, changedFiles(repo, base.commit));
+    let failures = 0;
     for (const [name, old] of before) {
       const now = after.get(name);
       if (!now) {
         console.log(`${name}: BREAKING the API was removed from redocly.yaml`);
-        total += 1;
+        failures += 1;
         continue;
       }
-      const changes = breakingChanges(old, now);
-      total += changes.length;
-      console.log(`${name}: ${changes.length} breaking change(s)`);
-      for (const c of changes) console.log(`  BREAKING ${c.rule}  ${c.operation}  ${c.where}: ${c.message}`);
+      const v = verdict(name, old, now, changesets);
+      for (const line of v.lines) console.log(line);
+      if (!v.ok) failures += 1;
     }
     for (const name of after.keys()) if (!before.has(name)) console.log(`${name}: new API, nothing to compare`);
-    if (total) {
-      console.log(`breaking: ${total} change(s) break clients. Keep the old shape, or publish the change under a new API version.`);
+    if (failures) {
+      console.log(`breaking: ${failures} API(s) fail. A change that breaks clients needs a major bump of the API's info.version and a changeset ("${SPEC_PACKAGE}": major) that names the API and says what breaks; or keep the old shape.`);
       return 1;
     }
     return 0;

@@ -5,24 +5,24 @@
 // (or the variable named by --password-env) and is never printed.
 // Exit 0: every response conforms; 1: violations; 2: usage or start-up error.
 import { existsSync, readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { apis } from '@svc/oas/apis';
 import { startProxy } from '@svc/mock';
 import { serverBasePath } from '@svc/oas';
 import { formatReport, runReadOnly } from './lib/contract-live.mjs';
+import { integer, parseCommandLine } from './lib/args.mjs';
 
 const USAGE = 'Usage: npm run contract -- --target https://host:9440 --user <name> [--insecure] [--api <name>]... [--password-env SVC_PASSWORD]';
 
 /** Reads and checks the options; every error names the option and the rule. */
 function options() {
-  const { values } = parseArgs({
+  const { values } = parseCommandLine({
     options: {
       target: { type: 'string' },
       user: { type: 'string' },
       'password-env': { type: 'string', default: 'SVC_PASSWORD' },
       insecure: { type: 'boolean', default: false },
       api: { type: 'string', multiple: true },
-      'timeout-ms': { type: 'string', default: '60000' },
+      'timeout-ms': { type: 'string', default: '60000', check: integer(1) },
     },
   });
   if (!values.target) throw new Error('--target is required: the origin of the server, e.g. https://pc.example.internal:9440');
@@ -44,8 +44,7 @@ function options() {
   for (const name of chosen) {
     if (!known.some((a) => a.name === name)) throw new Error(`--api "${name}" is not an API of redocly.yaml (${known.map((a) => a.name).join(', ')})`);
   }
-  const timeoutMs = Number(values['timeout-ms']);
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`--timeout-ms must be a positive integer of milliseconds, not "${values['timeout-ms']}"`);
+  const timeoutMs = values['timeout-ms'];
   return { origin: target.origin, user: values.user, password, insecure: values.insecure, apis: known.filter((a) => chosen.includes(a.name)), timeoutMs };
 }
 

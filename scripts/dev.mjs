@@ -2,24 +2,25 @@
 // re-bundles the API the file belongs to (all of them for spec/common), regenerates the client
 // types, rebuilds the explorer, restarts that API's mock, and reloads the explorer page.
 //   npm run dev -- [--port 8080]
-// The page is served through a small reload front (scripts/lib/dev.mjs) in front of the
-// explorer: it adds an EventSource script to the HTML, so the explorer package is unchanged.
+// The explorer runs with its live-reload option: the page listens to server-sent events.
 import { execFileSync } from 'node:child_process';
 import { join, relative } from 'node:path';
-import { parseArgs } from 'node:util';
 import { watch } from 'chokidar';
 import { startMock } from '@svc/mock';
 import { startExplorer } from '@svc/explorer';
 import { apis, root } from '@svc/oas/apis';
-import { affectedApis, debounceCollect, startReloadFront } from './lib/dev.mjs';
+import { affectedApis, debounceCollect } from './lib/dev.mjs';
 import { redoclyCli, redoclyEnv } from './lib/redocly.mjs';
-import { onPortOrFree, portOption, startMocks } from './lib/serve.mjs';
+import { commandLine, port as portCheck } from './lib/args.mjs';
+import { onPortOrFree, startMocks, stopOnExit } from './lib/serve.mjs';
 
 const specDir = join(root, 'spec');
 const explorerDir = join(root, 'packages', 'explorer', 'dist');
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: '8080' } } });
-const port = portOption('port', values.port);
+const { values } = commandLine('dev', 'Usage: npm run dev -- [--port 8080]   (0: any free port)', {
+  options: { port: { type: 'string', default: '8080', check: portCheck } },
+});
+const port = values.port;
 
 /** Runs one step; prints its output only when it fails. Returns whether it passed. */
 function step(label, args) {
@@ -55,9 +56,13 @@ const all = apis();
 console.log('dev: first build of every API');
 if (!rebuild(all.map((a) => a.name))) console.log('dev: the first build failed; fix the file and save, the watcher is on');
 
-const mocks = await startMocks(0);
-const explorer = await startExplorer({ dir: explorerDir, mocks: Object.fromEntries([...mocks].map(([n, m]) => [n, m.url])) });
-const front = await onPortOrFree((p) => startReloadFront({ upstream: explorer.url, port: p }), port);
+const mocks = new Map();
+let explorer;
+let watcher;
+stopOnExit(() => [...(watcher ? [watcher] : []), ...(explorer ? [explorer] : []), ...mocks.values()]);
+await startMocks(0, mocks);
+const mockUrls = Object.fromEntries([...mocks].map(([n, m]) => [n, m.url]));
+explorer = await onPortOrFree((p) => startExplorer({ dir: explorerDir, port: p, mocks: mockUrls, liveReload: true }), port);
 
 let busy = Promise.resolve();
 const onChanges = debounceCollect((files) => {
@@ -80,25 +85,17 @@ async function rebuildAndReload(files) {
     await old.close();
     mocks.set(name, await startMock({ document: all.find((a) => a.name === name).bundle, port: old.port }));
   }
-  front.reload(names.join(','));
+  explorer.reload(names.join(','));
   console.log(`dev: rebuilt ${names.join(', ')}; explorer reloaded`);
 }
 
 // chokidar, not fs.watch: Node 20's recursive fs.watch loses a file that an editor saves by
 // writing a new file and renaming it over the old one (vim, sed -i, git checkout).
-const watcher = watch(specDir, { ignoreInitial: true, atomic: true }).on('all', (_event, file) => {
+watcher = watch(specDir, { ignoreInitial: true, atomic: true }).on('all', (_event, file) => {
   if (/\.(ya?ml|json|md)$/.test(file)) onChanges(file);
 });
 await new Promise((resolve) => watcher.once('ready', resolve));
 
-console.log(`\ndev: watching spec/ — explorer with live reload at ${front.url}`);
+console.log(`\ndev: watching spec/ — explorer with live reload at ${explorer.url}`);
 for (const [name, m] of mocks) console.log(`     mock ${name.padEnd(8)} ${m.url}`);
 console.log('     Ctrl-C stops.');
-
-async function stop() {
-  await watcher.close();
-  await Promise.allSettled([front.close(), explorer.close(), ...[...mocks.values()].map((m) => m.close())]);
-  process.exit(0);
-}
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);

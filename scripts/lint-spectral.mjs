@@ -6,11 +6,19 @@ import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { apis, root } from '@svc/oas/apis';
 import { sourceLocation } from './lib/source-map.mjs';
+import { commandLine, knownNames, usageExit } from './lib/args.mjs';
 
 const require = createRequire(import.meta.url);
 const spectral = require.resolve('@stoplight/spectral-cli/dist/index.js');
 const SEVERITY = ['error', 'warning', 'info', 'hint'];
-const only = process.argv.slice(2);
+// npm run lint:spectral -- [<api>...]   (default: every API)
+const USAGE = 'Usage: npm run lint:spectral -- [<api>...]';
+const only = commandLine('lint:spectral', USAGE, { options: {}, allowPositionals: true }).positionals;
+try {
+  knownNames(only, apis().map((a) => a.name), 'API of redocly.yaml');
+} catch (e) {
+  usageExit('lint:spectral', USAGE, e.message);
+}
 let findings = 0;
 
 for (const api of apis()) {

@@ -6,6 +6,9 @@ import { join, relative } from 'node:path';
 import { apis, root } from '@svc/oas/apis';
 import { operationIndex, toMarkdown } from './lib/operation-index.mjs';
 import { sourceLocation } from './lib/source-map.mjs';
+import { commandLine } from './lib/args.mjs';
+
+commandLine('operations', 'Usage: npm run operations   (no options)', { options: {} });
 
 /** Where `npm start` serves the explorer by default (scripts/serve.mjs --port). */
 const EXPLORER = 'http://127.0.0.1:8080/';

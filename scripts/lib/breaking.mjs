@@ -4,6 +4,7 @@
 // openapi-changes are Go binaries fetched at install time.
 
 import { deref, operations as listOperations } from '@svc/oas';
+import { bumpOf, expectedBump, isSemver, SPEC_PACKAGE } from './release.mjs';
 
 const MAX_DEPTH = 24;
 
@@ -255,3 +256,83 @@ function refOf(raw) {
   return raw && typeof raw === 'object' && typeof raw.$ref === 'string' ? raw.$ref : '';
 }
 
+
+/**
+ * The additions from `before` to `after` that call for a minor version: operations, parameters,
+ * responses and media types of an operation, component schemas, their properties and enum values.
+ * Changes inside inline (non-component) schemas are not listed.
+ *
+ * @param {object} before the base document (bundled, local `$ref`s only)
+ * @param {object} after  the changed document
+ * @returns {string[]} one line per addition (`operation POST /tasks/{uuid}/abort`,
+ *   `schema Image: property checksum`), in document order
+ */
+export function additions(before, after) {
+  const out = [];
+  const oldOps = new Map(operations(before).map((op) => [op.key, op]));
+  for (const now of operations(after)) {
+    const label = `${now.method.toUpperCase()} ${now.path}`;
+    const old = oldOps.get(now.key);
+    if (!old) {
+      out.push(`operation ${label}`);
+      continue;
+    }
+    for (const key of now.params.keys()) if (!old.params.has(key)) out.push(`${label}: parameter ${key.replace(':', ' ')}`);
+    const [wasRes, isRes] = [deref(before, old.op.responses) ?? {}, deref(after, now.op.responses) ?? {}];
+    for (const status of Object.keys(isRes)) if (!(status in wasRes)) out.push(`${label}: response ${status}`);
+    const [wasBody, isBody] = [deref(before, old.op.requestBody), deref(after, now.op.requestBody)];
+    for (const type of Object.keys(isBody?.content ?? {})) if (!wasBody?.content?.[type]) out.push(`${label}: request ${type}`);
+  }
+  const [was, is] = [before.components?.schemas ?? {}, after.components?.schemas ?? {}];
+  for (const [name, raw] of Object.entries(is)) {
+    if (!was[name]) {
+      out.push(`schema ${name}`);
+      continue;
+    }
+    const [a, b] = [flatten(before, was[name]), flatten(after, raw)];
+    for (const prop of Object.keys(b.properties ?? {})) if (!a.properties?.[prop]) out.push(`schema ${name}: property ${prop}`);
+    for (const v of Array.isArray(b.enum) ? b.enum : []) {
+      if (!(a.enum ?? []).some((w) => JSON.stringify(w) === JSON.stringify(v))) out.push(`schema ${name}: enum value ${JSON.stringify(v)}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * One API's verdict for `npm run breaking`: its breaking changes and additions, the bump of
+ * `info.version` they call for (major, minor, patch), and whether it passes: `info.version` is
+ * semver, and a breaking change comes with a major bump of it and an added changeset that releases
+ * `SPEC_PACKAGE` as major and names the API in its summary (what breaks).
+ *
+ * @param {string} name the API (`central`)
+ * @param {object} old  the base's bundled document
+ * @param {object} now  the working tree's bundled document
+ * @param {import('./release.mjs').Changeset[]} changesets the changesets added since the base
+ * @returns {{ ok: boolean, lines: string[] }} `lines`: the report, to print
+ */
+export function verdict(name, old, now, changesets) {
+  const changes = breakingChanges(old, now);
+  const added = additions(old, now);
+  const lines = [`${name}: ${changes.length} breaking change(s), ${added.length} addition(s)`];
+  for (const c of changes) lines.push(`  BREAKING ${c.rule}  ${c.operation}  ${c.where}: ${c.message}`);
+  for (const a of added.slice(0, 10)) lines.push(`  added ${a}`);
+  if (added.length > 10) lines.push(`  added ... ${added.length - 10} more`);
+  const [was, is] = [old.info?.version, now.info?.version];
+  const unchanged = JSON.stringify(old) === JSON.stringify(now);
+  const want = unchanged ? 'none' : expectedBump({ breaking: changes.length, additions: added.length });
+  const semver = isSemver(is);
+  const bump = semver && isSemver(was) ? bumpOf(was, is) : undefined; // a base before semver: no bump to tell
+  if (!semver) lines.push(`  info.version "${is}" is not semver (MAJOR.MINOR.PATCH, e.g. 3.1.0)`);
+  if (want !== 'none') lines.push(`  expects a ${want} bump of info.version (${was} -> ${is}${bump ? `: ${bump}` : ''})`);
+  if (!changes.length) return { ok: semver, lines };
+  const covering = changesets.filter((c) => c.releases.some((r) => r.name === SPEC_PACKAGE && r.type === 'major') && new RegExp(`\\b${name}\\b`, 'i').test(c.summary));
+  const missing = [];
+  if (bump !== 'major') missing.push(`a major bump of info.version in spec/${name} (now ${was} -> ${is})`);
+  if (!covering.length) missing.push(`a changeset ("${SPEC_PACKAGE}": major) whose summary names "${name}" and says what breaks`);
+  if (missing.length) {
+    lines.push(`  BREAKING without ${missing.join(' and ')}`);
+    return { ok: false, lines };
+  }
+  lines.push(`  breaking changes released as ${was} -> ${is}, described in ${covering.map((c) => c.file).join(', ')}`);
+  return { ok: semver, lines };
+}

@@ -1,21 +1,6 @@
-// What `npm run serve` and `npm run dev` share: port options, a free-port fallback, the mocks.
+// What `npm run serve` and `npm run dev` share: a free-port fallback and the mocks.
 import { startMock } from '@svc/mock';
 import { apis } from '@svc/oas/apis';
-
-/**
- * A port number from a command-line option, or exit 2 with a message naming the option.
- * @param {string} name  the option without dashes (`port`)
- * @param {string} value as typed
- * @returns {number} 0 to 65535 (0: any free port)
- */
-export function portOption(name, value) {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`--${name} must be a port number from 0 to 65535; got "${value}"`);
-    process.exit(2);
-  }
-  return port;
-}
 
 /**
  * Starts a server on the wanted port, or on a free one (with a warning) when that fails.
@@ -38,14 +23,45 @@ export async function onPortOrFree(start, port) {
  * Starts a Prism mock of every bundled API, on consecutive ports from `firstPort` (free ports
  * for 0, or where one is taken).
  * @param {number} firstPort
- * @returns {Promise<Map<string, import('@svc/mock').RunningMock>>} by API name, in redocly.yaml order
+ * @param {Map<string, import('@svc/mock').RunningMock>} [mocks] filled as each mock starts (so that
+ *   `stopOnExit` sees them before all have started)
+ * @returns {Promise<Map<string, import('@svc/mock').RunningMock>>} `mocks`, by API name, in redocly.yaml order
  */
-export async function startMocks(firstPort) {
-  const mocks = new Map();
+export async function startMocks(firstPort, mocks = new Map()) {
   let n = 0;
   for (const api of apis()) {
     const port = firstPort === 0 ? 0 : firstPort + n++;
     mocks.set(api.name, await onPortOrFree((p) => startMock({ document: api.bundle, port: p || undefined }), port));
   }
   return mocks;
+}
+
+/**
+ * Stops what `running()` lists (mocks, explorer, watcher: anything with `close()`) however this
+ * process ends, so that child processes (Prism) never outlive it: Ctrl-C, SIGTERM and SIGHUP (a
+ * closed terminal) close them and exit; on any other exit, an uncaught error included, the
+ * synchronous part of each `close()` still runs (a mock's sends SIGTERM to its Prism process).
+ * Only SIGKILL of this process cannot be caught.
+ * @param {() => Array<{ close: () => unknown }>} running  called when stopping, so it may change meanwhile
+ */
+export function stopOnExit(running) {
+  let stopping = false;
+  const closeAll = () => running().map((r) => Promise.resolve().then(() => r.close()));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(signal, async () => {
+      if (stopping) return;
+      stopping = true;
+      await Promise.allSettled(closeAll());
+      process.exit(0);
+    });
+  }
+  process.on('exit', () => {
+    for (const r of running()) {
+      try {
+        r.close();
+      } catch {
+        // exiting anyway: the next one must still be closed
+      }
+    }
+  });
 }

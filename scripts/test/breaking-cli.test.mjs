@@ -21,10 +21,10 @@ const git = (cwd, ...args) =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.test', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', stdio: 'pipe' }).trim();
 
 /** A one-API description whose image has the given status properties. */
-function spec(statusProps) {
+function spec(statusProps, version = '1.0.0') {
   return {
     openapi: '3.1.0',
-    info: { title: 'a', version: '1', license: { name: 'MIT', identifier: 'MIT' } },
+    info: { title: 'a', version, license: { name: 'MIT', identifier: 'MIT' } },
     servers: [{ url: 'https://pc.example.test:9440/api/a/v1' }],
     paths: {
       '/images/{uuid}': {
@@ -109,13 +109,32 @@ describe('node scripts/breaking.mjs', () => {
     expect(r.out).toMatch(/BREAKING response-field-removed {2}GET \/images\/\{uuid\} \(images_get\) {2}response 200 application\/json: size/);
   }, 60_000);
 
+  it('passes a breaking change that carries the major bump and a changeset saying what breaks', () => {
+    const dir = repo();
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    writeFileSync(join(dir, 'spec', 'a', 'openapi.yaml'), stringify(spec({ state: { type: 'string' } }, '2.0.0')));
+    git(dir, 'commit', '-q', '-am', 'drop size');
+    const failed = run(dir);
+    expect(failed.code, failed.out).toBe(1);
+    expect(failed.out).toMatch(/BREAKING without a changeset/);
+    mkdirSync(join(dir, '.changeset'));
+    writeFileSync(join(dir, '.changeset', 'drop-size.md'), '---\n"@svc/client": major\n---\n\na: `size` is no longer returned by GET /images/{uuid}.\n');
+    git(dir, 'add', '.');
+    git(dir, 'commit', '-q', '-m', 'changeset');
+    const r = run(dir);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/expects a major bump of info\.version \(1\.0\.0 -> 2\.0\.0: major\)/);
+    expect(r.out).toMatch(/released as 1\.0\.0 -> 2\.0\.0, described in \.changeset\/drop-size\.md/);
+  }, 60_000);
+
   it('passes an additive change, uncommitted on main, and says what it compared', () => {
     const dir = repo();
     writeFileSync(join(dir, 'spec', 'a', 'openapi.yaml'), stringify(spec({ state: { type: 'string' }, size: { type: 'integer' }, owner: { type: 'string' } })));
     const r = run(dir);
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/comparing the working tree with HEAD [0-9a-f]{12} \(the merge base with main; spec\/ has uncommitted changes\)/);
-    expect(r.out).toMatch(/a: 0 breaking change\(s\)/);
+    expect(r.out).toMatch(/a: 0 breaking change\(s\), 0 addition\(s\)/);
+    expect(r.out).toMatch(/expects a patch bump of info\.version/);
   }, 60_000);
 
   it('prints the skip on the first commit and exits 2 with the reason outside git', () => {

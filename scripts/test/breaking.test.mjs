@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { breakingChanges } from '../lib/breaking.mjs';
+import { additions, breakingChanges, verdict } from '../lib/breaking.mjs';
 
 /** A small bundle in this service's shape: a get by UUID, a list with a request body, refs. */
 function base() {
   return {
     openapi: '3.1.0',
-    info: { title: 't', version: '1' },
+    info: { title: 't', version: '1.0.0' },
     paths: {
       '/images/{uuid}': {
         parameters: [{ $ref: '#/components/parameters/Uuid' }],
@@ -214,5 +214,46 @@ describe('breakingChanges', () => {
 
   it('rejects what is not an OpenAPI document, naming the argument', () => {
     expect(() => breakingChanges(base(), {})).toThrow(/"after" must be an OpenAPI document with a "paths" object/);
+  });
+});
+
+describe('additions', () => {
+  it.each([
+    ['nothing', () => {}, []],
+    ['an operation', (doc) => (doc.paths['/tasks/{uuid}'] = { get: { operationId: 'tasks_get', responses: { 200: { description: 'ok' } } } }), ['operation GET /tasks/{uuid}']],
+    ['a parameter and a response', (doc) => {
+      getOp(doc).parameters.push({ name: 'page', in: 'query', schema: { type: 'integer' } });
+      getOp(doc).responses[404] = { description: 'missing' };
+    }, ['GET /images/{uuid}: parameter query page', 'GET /images/{uuid}: response 404']],
+    ['a property (also where allOf brings it in) and a component schema', (doc) => {
+      doc.components.schemas.Entity.properties.owner = { type: 'string' };
+      doc.components.schemas.Kind = { type: 'string', enum: ['image'] };
+    }, ['schema Image: property owner', 'schema Entity: property owner', 'schema Kind']],
+    ['a removal is not an addition', (doc) => delete doc.paths['/images/list'], []],
+  ])('%s', (_title, edit, want) => expect(additions(base(), changed(edit))).toEqual(want));
+});
+
+describe('verdict: the bump npm run breaking expects, and when a breaking change passes', () => {
+  const major = (summary) => ({ file: '.changeset/x.md', summary, releases: [{ name: '@svc/client', type: 'major' }] });
+  const dropState = (version) => (doc) => {
+    delete doc.components.schemas.Image.allOf[1].properties.status.properties.state;
+    doc.info.version = version;
+  };
+  it.each([
+    ['unchanged: no bump expected', () => {}, [], true, /t: 0 breaking change\(s\), 0 addition\(s\)$/m, /expects/],
+    ['an addition expects minor', (doc) => (doc.components.schemas.Entity.properties.owner = { type: 'string' }), [], true, /expects a minor bump of info\.version \(1\.0\.0 -> 1\.0\.0: none\)/],
+    ['a description change expects patch', (doc) => (getOp(doc).description = 'more words'), [], true, /expects a patch bump/],
+    ['breaking without bump or changeset fails', dropState('1.0.0'), [], false, /BREAKING without a major bump of info\.version in spec\/t \(now 1\.0\.0 -> 1\.0\.0\) and a changeset/],
+    ['breaking with a minor bump fails', dropState('1.1.0'), [major('t: Image.status.state removed')], false, /BREAKING without a major bump/],
+    ['breaking with the major bump but no changeset fails', dropState('2.0.0'), [], false, /BREAKING without a changeset \("@svc\/client": major\) whose summary names "t"/],
+    ['a changeset that does not name the API does not count', dropState('2.0.0'), [major('Breaks things.')], false, /BREAKING without a changeset/],
+    ['a minor changeset does not count', dropState('2.0.0'), [{ ...major('t: state removed'), releases: [{ name: '@svc/client', type: 'minor' }] }], false, /BREAKING without a changeset/],
+    ['breaking with the major bump and a changeset naming the API passes', dropState('2.0.0'), [major('t: `Image.status.state` is removed.')], true, /expects a major bump of info\.version \(1\.0\.0 -> 2\.0\.0: major\)[\s\S]*released as 1\.0\.0 -> 2\.0\.0, described in \.changeset\/x\.md/],
+    ['info.version that is not semver fails', (doc) => (doc.info.version = '2.0'), [], false, /info\.version "2\.0" is not semver/],
+  ])('%s', (_title, edit, changesets, ok, line, absent) => {
+    const v = verdict('t', base(), changed(edit), changesets);
+    expect(v.ok, v.lines.join('\n')).toBe(ok);
+    expect(v.lines.join('\n')).toMatch(line);
+    if (absent) expect(v.lines.join('\n')).not.toMatch(absent);
   });
 });

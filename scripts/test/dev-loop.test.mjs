@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '@svc/oas/apis';
-import { EVENTS_PATH } from '../lib/dev.mjs';
+import { EVENTS_PATH } from '@svc/explorer';
 
 const copy = mkdtempSync(join(tmpdir(), 'svc-dev-loop-'));
 const objectsRoot = join(copy, 'spec', 'objects', 'openapi.yaml');

@@ -1,11 +1,12 @@
-// The central v3 API client (`/api/svc/v3`): images, tasks, clusters, subnets, and its workflows.
+// The central v3 API client (`/api/svc/v3`): images, tasks, clusters, subnets, services, and its workflows.
 import type { Client } from 'openapi-fetch';
 import type { components, operations, paths } from './generated/central.js';
 import type { ClientOptions } from './options.js';
 import { createCore, type UploadOptions } from './create.js';
 import { paginate, pageSizeOf, type PageOptions } from './paging.js';
-import { InvalidArgumentError, WorkflowError } from './errors.js';
-import { checkUuid, pollTask, toBody, unwrap, type TaskVerdict, type UploadSource, type WaitOptions } from './workflow.js';
+import { InvalidArgumentError, WorkflowError, describeOperation } from './errors.js';
+import { lookup } from './transport.js';
+import { checkUuid, pollTask, required, toBody, unwrap, type TaskVerdict, type UploadSource, type WaitOptions } from './workflow.js';
 
 /** Paths of the central v3 API (`/api/svc/v3`), as generated from `dist/central.json`. */
 export type CentralPaths = paths;
@@ -36,6 +37,25 @@ export interface CentralWorkflows {
    * @throws the signal's reason when `signal` fires
    */
   waitForTask(uuid: string, options?: CentralWaitOptions): Promise<CentralSchemas['Task']>;
+  /**
+   * Asks the service to abort a task (`POST /tasks/{uuid}/abort`, tasks_abort). The abort is
+   * asynchronous: the task first reads `requested_status` ABORTED, then `status` ABORTED, so a
+   * {@link CentralWorkflows.waitForTask} on it rejects with a `TaskFailedError` of status ABORTED.
+   * Not retried.
+   * @param uuid the task UUID
+   * @throws {InvalidArgumentError} when `uuid` is not a UUID
+   * @throws {ApiError} when the service refuses (404 for an unknown task; the body is `{ message_list }`)
+   */
+  abortTask(uuid: string, options?: { signal?: AbortSignal }): Promise<void>;
+  /**
+   * Enables the object store service, which the object store API needs before the first object
+   * store: reads `GET /services/oss/status` (services_get_status) and, unless it is already
+   * ENABLED, sends `POST /services/oss` `{ state: 'ENABLE' }` (services_oss_enable), waits for
+   * its task and reads the status again. Returns the status, `service_enablement_status` ENABLED.
+   * @throws {TaskFailedError} | {TaskTimeoutError} | {ApiError}; {@link WorkflowError} when the
+   *   service is still not ENABLED after its task succeeded
+   */
+  enableObjectsService(options?: CentralWaitOptions): Promise<CentralSchemas['ServiceEnablementStatus']>;
   /**
    * Iterates every entity of a v3 list call (`POST /images/list`, `/clusters/list`,
    * `/subnets/list`, `/tasks/list`), asking `length` = `pageSize` entities per call from
@@ -77,16 +97,16 @@ function taskOf(status: { execution_context?: { task_uuid?: string | string[] } 
 }
 
 const v3Verdict = (task: CentralSchemas['Task']): TaskVerdict =>
-  task.status === 'SUCCEEDED'
+  required(task?.status, 'tasks_get', 'status') === 'SUCCEEDED'
     ? { state: 'succeeded' }
     : task.status === 'FAILED' || task.status === 'ABORTED'
       ? { state: 'failed', status: task.status, code: task.error_code, detail: task.error_detail }
       : { state: 'pending' };
 
 /**
- * Creates a client of the central endpoint's v3 API (images, tasks, clusters, subnets) with
- * basic auth, plus the workflows {@link CentralWorkflows} (`waitForTask`, `paginate`,
- * `createImageFromUrl`, `deleteImage`, `uploadImageFile`).
+ * Creates a client of the central endpoint's v3 API (images, tasks, clusters, subnets, services)
+ * with basic auth, plus the workflows {@link CentralWorkflows} (`waitForTask`, `abortTask`,
+ * `enableObjectsService`, `paginate`, `createImageFromUrl`, `deleteImage`, `uploadImageFile`).
  *
  * Every raw call is typed from the spec: `client.POST('/images/list', { body: { kind: 'image' } })`
  * resolves to `{ data, error, response }` (use {@link unwrap} to get the data or an `ApiError`).
@@ -103,16 +123,38 @@ export function createCentralClient(options: ClientOptions): CentralClient {
       checkUuid('uuid', uuid);
       return pollTask(uuid, (signal) => unwrap(client.GET('/tasks/{uuid}', { params: { path: { uuid } }, signal })), v3Verdict, waitOptions);
     },
+    async abortTask(uuid, abortOptions) {
+      checkUuid('uuid', uuid);
+      await unwrap(client.POST('/tasks/{uuid}/abort', { params: { path: { uuid } }, signal: abortOptions?.signal }));
+    },
+    async enableObjectsService(waitOptions) {
+      const status = () => unwrap(client.GET('/services/{service_name}/status', { params: { path: { service_name: 'oss' } }, signal: waitOptions?.signal }));
+      const before = await status();
+      if (before.service_enablement_status === 'ENABLED') return before;
+      const started = await unwrap(client.POST('/services/oss', { body: { state: 'ENABLE' }, signal: waitOptions?.signal }));
+      await workflows.waitForTask(started.task_uuid, waitOptions);
+      const after = await status();
+      if (after.service_enablement_status !== 'ENABLED') {
+        throw new WorkflowError(`the object store service is ${after.service_enablement_status} after its enable task ${started.task_uuid} succeeded; expected ENABLED`);
+      }
+      return after;
+    },
     paginate<P extends CentralListPath>(path: P, body?: Omit<CentralListRequest<P>, 'length'>, pageOptions?: PageOptions) {
       const length = pageSizeOf(pageOptions);
       const request = { ...(body ?? {}) } as { offset?: number };
       const post = client.POST as (p: string, init: object) => Promise<{ response: Response; data?: unknown; error?: unknown }>;
-      return paginate('offset', request.offset, async (offset) => {
-        const page = (await unwrap(post(path, { body: { ...request, offset, length }, signal: pageOptions?.signal }))) as {
-          metadata?: { total_matches?: number };
-          entities?: CentralListEntity<P>[];
-        };
-        return { entities: page.entities ?? [], total: page.metadata?.total_matches };
+      return paginate<CentralListEntity<P>>({
+        operation: describeOperation(lookup('central', 'POST', path)?.op ?? { api: 'central', method: 'POST', path, operationId: undefined }),
+        offsetField: 'offset',
+        start: request.offset,
+        keyOf: (entity) => (entity as { metadata?: { uuid?: string } }).metadata?.uuid,
+        async fetchPage(offset) {
+          const page = (await unwrap(post(path, { body: { ...request, offset, length }, signal: pageOptions?.signal }))) as {
+            metadata?: { total_matches?: number };
+            entities?: unknown[];
+          };
+          return { entities: (page.entities ?? []) as CentralListEntity<P>[], total: page.metadata?.total_matches };
+        },
       });
     },
     async createImageFromUrl(spec, waitOptions) {
@@ -120,11 +162,11 @@ export function createCentralClient(options: ClientOptions): CentralClient {
       if (typeof spec.name !== 'string' || spec.name === '') throw new InvalidArgumentError('spec.name', 'must be a non-empty string');
       if (typeof spec.resources?.source_uri !== 'string') throw new InvalidArgumentError('spec.resources.source_uri', 'must be the URL the service fetches the image from');
       const created = await unwrap(client.POST('/images', { body: { api_version: '3.1.0', metadata: { kind: 'image' }, spec } }));
-      const imageUuid = created.metadata.uuid;
+      const imageUuid = required(created.metadata?.uuid, 'images_create', 'metadata.uuid');
       await workflows.waitForTask(taskOf(created.status, 'images_create'), waitOptions);
-      if (!imageUuid) throw new WorkflowError('images_create: the answer carries no metadata.uuid');
       const image = await unwrap(client.GET('/images/{uuid}', { params: { path: { uuid: imageUuid } }, signal: waitOptions?.signal }));
-      if (image.status.state !== 'COMPLETE') throw new WorkflowError(`image ${imageUuid} is ${image.status.state} after its create task succeeded; expected COMPLETE`);
+      const state = required(image.status?.state, 'images_get', 'status.state');
+      if (state !== 'COMPLETE') throw new WorkflowError(`image ${imageUuid} is ${state} after its create task succeeded; expected COMPLETE`);
       return image;
     },
     async deleteImage(uuid, waitOptions) {

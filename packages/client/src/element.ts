@@ -3,8 +3,8 @@ import type { Client } from 'openapi-fetch';
 import type { components, operations, paths } from './generated/element.js';
 import type { ClientOptions } from './options.js';
 import { createCore } from './create.js';
-import { InvalidArgumentError, WorkflowError } from './errors.js';
-import { checkUuid, isUuid, pollTask, toBody, unwrap, type TaskVerdict, type WaitOptions } from './workflow.js';
+import { InvalidArgumentError, TaskFailedError, TaskTimeoutError, WorkflowError } from './errors.js';
+import { checkUuid, isUuid, pollTask, required, toBody, unwrap, type TaskVerdict, type WaitOptions } from './workflow.js';
 
 /** Paths of the element-level API (`/v0.8/...`, `/v2.0/...`), from `dist/element.json`. */
 export type ElementPaths = paths;
@@ -33,10 +33,19 @@ export interface ElementWorkflows {
   /**
    * Polls `GET /v0.8/tasks/{uuid}` (tasks_get_v0_8, `progressStatus`) or with `version: 'v2.0'`
    * `GET /v2.0/tasks/{uuid}` (tasks_get_v2_0, `progress_status`) until `Succeeded`.
+   *
+   * With `longPollSeconds` (v0.8 only) it waits with the long poll instead,
+   * `GET /v0.8/tasks/{uuid}/poll?timeoutseconds=N` (tasks_poll_v0_8): the service answers as soon
+   * as the task is final, or after N seconds with `timedOut`, so a wait takes one call per N
+   * seconds rather than one per `intervalMs`; `intervalMs` is then the pause after a timed-out
+   * answer. `onProgress` gets each task record the poll returns. Each call lasts up to N seconds,
+   * so N must stay below the client's `timeoutMs` (default 300 s, hence at most 300).
    * @throws {TaskFailedError} for `Failed`/`Aborted` (error_code, error_detail from `metaResponse`/`meta_response`)
+   * @throws {InvalidArgumentError} when `longPollSeconds` is not an integer from 1 to 300, or is given with `version: 'v2.0'`
+   * @throws {WorkflowError} when the long poll answers `isUnrecognized` (the service does not know the task)
    * @throws {TaskTimeoutError} | {ApiError} | the signal's reason
    */
-  waitForTask(uuid: string, options?: WaitOptions<TaskV0_8> & { version?: 'v0.8' }): Promise<TaskV0_8>;
+  waitForTask(uuid: string, options?: WaitOptions<TaskV0_8> & { version?: 'v0.8'; longPollSeconds?: number }): Promise<TaskV0_8>;
   waitForTask(uuid: string, options: WaitOptions<TaskV2_0> & { version: 'v2.0' }): Promise<TaskV2_0>;
   /**
    * The two-phase upload: creates the image record (`POST /v0.8/images`), waits for its task,
@@ -78,16 +87,51 @@ const elementVerdict = (status: string, code: string | number | undefined, detai
  */
 export function createElementClient(options: ClientOptions): ElementClient {
   const { client, uploadFetch } = createCore<paths>('element', options);
-  function waitForTask(uuid: string, waitOptions?: WaitOptions<TaskV0_8> & { version?: 'v0.8' }): Promise<TaskV0_8>;
+  /** The v0.8 wait by long poll: timed-out answers count as pending; errors carry the task, not the poll answer. */
+  async function waitByLongPoll(uuid: string, seconds: number, waitOptions: WaitOptions<TaskV0_8>): Promise<TaskV0_8> {
+    const { onProgress, ...rest } = waitOptions;
+    if (onProgress !== undefined && typeof onProgress !== 'function') throw new InvalidArgumentError('onProgress', 'must be a function');
+    let lastTask: TaskV0_8 | undefined;
+    try {
+      const answer = await pollTask(
+        uuid,
+        (signal) => unwrap(client.GET('/v0.8/tasks/{uuid}/poll', { params: { path: { uuid }, query: { timeoutseconds: seconds } }, signal })),
+        (r) => {
+          if (r.isUnrecognized) throw new WorkflowError(`task ${uuid}: the service does not recognise it (isUnrecognized)`);
+          if (!r.taskInfo) return { state: 'pending' };
+          lastTask = r.taskInfo;
+          onProgress?.(r.taskInfo);
+          return elementVerdict(r.taskInfo.progressStatus, r.taskInfo.metaResponse?.error, r.taskInfo.metaResponse?.errorDetail);
+        },
+        rest,
+      );
+      return answer.taskInfo!;
+    } catch (error) {
+      if (error instanceof TaskFailedError) throw new TaskFailedError(uuid, error.status, error.error_code, error.error_detail, lastTask);
+      if (error instanceof TaskTimeoutError) throw new TaskTimeoutError(uuid, error.timeoutMs, lastTask);
+      throw error;
+    }
+  }
+  function waitForTask(uuid: string, waitOptions?: WaitOptions<TaskV0_8> & { version?: 'v0.8'; longPollSeconds?: number }): Promise<TaskV0_8>;
   function waitForTask(uuid: string, waitOptions: WaitOptions<TaskV2_0> & { version: 'v2.0' }): Promise<TaskV2_0>;
-  function waitForTask(uuid: string, waitOptions?: (WaitOptions<TaskV0_8> | WaitOptions<TaskV2_0>) & { version?: 'v0.8' | 'v2.0' }): Promise<TaskV0_8 | TaskV2_0> {
+  function waitForTask(
+    uuid: string,
+    waitOptions?: (WaitOptions<TaskV0_8> | WaitOptions<TaskV2_0>) & { version?: 'v0.8' | 'v2.0'; longPollSeconds?: number },
+  ): Promise<TaskV0_8 | TaskV2_0> {
     checkUuid('uuid', uuid);
     const version = waitOptions?.version ?? 'v0.8';
+    const longPoll = waitOptions?.longPollSeconds;
+    if (longPoll !== undefined) {
+      if (version !== 'v0.8') throw new InvalidArgumentError('longPollSeconds', 'only the v0.8 API has the long poll; leave it out with version "v2.0"');
+      if (!Number.isInteger(longPoll) || longPoll < 1 || longPoll > 300) throw new InvalidArgumentError('longPollSeconds', `must be an integer number of seconds from 1 to 300; got ${JSON.stringify(longPoll)}`);
+      const { version: _version, longPollSeconds: _seconds, ...wait } = waitOptions as WaitOptions<TaskV0_8> & { version?: string; longPollSeconds?: number };
+      return waitByLongPoll(uuid, longPoll, wait);
+    }
     if (version === 'v2.0') {
       return pollTask(
         uuid,
         (signal) => unwrap(client.GET('/v2.0/tasks/{uuid}', { params: { path: { uuid } }, signal })),
-        (t) => elementVerdict(t.progress_status, t.meta_response?.error_code, t.meta_response?.error_detail ?? t.meta_response?.error),
+        (t) => elementVerdict(required(t?.progress_status, 'tasks_get_v2_0', 'progress_status'), t.meta_response?.error_code, t.meta_response?.error_detail ?? t.meta_response?.error),
         waitOptions as WaitOptions<TaskV2_0>,
       );
     }
@@ -95,16 +139,17 @@ export function createElementClient(options: ClientOptions): ElementClient {
     return pollTask(
       uuid,
       (signal) => unwrap(client.GET('/v0.8/tasks/{uuid}', { params: { path: { uuid } }, signal })),
-      (t) => elementVerdict(t.progressStatus, t.metaResponse?.error, t.metaResponse?.errorDetail),
+      (t) => elementVerdict(required(t?.progressStatus, 'tasks_get_v0_8', 'progressStatus'), t.metaResponse?.error, t.metaResponse?.errorDetail),
       waitOptions as WaitOptions<TaskV0_8>,
     );
   }
   async function resolveContainer(name: string, o?: { signal?: AbortSignal }): Promise<string> {
     if (typeof name !== 'string' || name === '') throw new InvalidArgumentError('container', 'must be a storage container UUID or name');
     const list = await unwrap(client.GET('/v2.0/storage_containers', { signal: o?.signal }));
-    const found = list.entities.find((c) => c.name === name);
+    const entities = required(list.entities, 'storage_containers_list_v2_0', 'entities');
+    const found = entities.find((c) => c.name === name);
     if (!found) {
-      const names = list.entities.map((c) => JSON.stringify(c.name)).join(', ') || 'none';
+      const names = entities.map((c) => JSON.stringify(c.name)).join(', ') || 'none';
       throw new InvalidArgumentError('container', `names no storage container: "${name}" not found (containers: ${names})`);
     }
     return found.storage_container_uuid;
@@ -124,7 +169,7 @@ export function createElementClient(options: ClientOptions): ElementClient {
       const { uploadTimeoutMs, ...wait } = waitOptions ?? {};
       // 1. the record, and its task, which names the new image
       const created = await unwrap(client.POST('/v0.8/images', { body: { name, imageType, ...(annotation ? { annotation } : {}) }, signal }));
-      const task = await waitForTask(created.taskUuid, wait);
+      const task = await waitForTask(required(created.taskUuid, 'images_create_v0_8', 'taskUuid'), wait);
       const imageUuid = task.entityList?.[0]?.uuid;
       if (!imageUuid) throw new WorkflowError(`task ${created.taskUuid} of images_create_v0_8 names no image in entityList`);
       // 2. the upload proceeds only while the image is INACTIVE
@@ -141,7 +186,7 @@ export function createElementClient(options: ClientOptions): ElementClient {
           signal,
         }),
       );
-      await waitForTask(uploaded.taskUuid, wait);
+      await waitForTask(required(uploaded.taskUuid, 'images_upload_v0_8', 'taskUuid'), wait);
       return unwrap(client.GET('/v0.8/images/{uuid}', { params: { path: { uuid: imageUuid } }, signal }));
     },
   };

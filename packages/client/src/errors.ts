@@ -91,15 +91,16 @@ export function isApiError<S extends number = number>(error: unknown, status?: S
   return error instanceof ApiError && (status === undefined || error.status === status);
 }
 
-/** The server did not answer within `timeoutMs` (per attempt). */
+/** The server did not answer within `timeoutMs` (per attempt), or its body stalled for that long. */
 export class RequestTimeoutError extends Error {
   override name = 'RequestTimeoutError';
   constructor(
     readonly operation: OperationRef,
     /** The limit that was exceeded, in milliseconds. */
     readonly timeoutMs: number,
+    what = 'no response within',
   ) {
-    super(`${describeOperation(operation)}: no response within ${timeoutMs} ms`);
+    super(`${describeOperation(operation)}: ${what} ${timeoutMs} ms`);
   }
 }
 
@@ -165,4 +166,43 @@ export class InvalidArgumentError extends TypeError {
 /** A workflow found the service in a state it cannot continue from (e.g. an image not INACTIVE before upload). */
 export class WorkflowError extends Error {
   override name = 'WorkflowError';
+}
+
+/** Why an answer could not be used; see {@link InvalidResponseError}. */
+export type InvalidResponseKind = 'malformed' | 'empty' | 'incomplete' | 'too-large' | 'redirect';
+
+/**
+ * The server answered, but not with something the client can use: a success body that is not
+ * JSON (an HTML page, a cut-off document), an empty body where the spec declares one, a body cut
+ * off when the connection closed, a body over `maxResponseBytes`, or a redirect of a write to
+ * another origin (or a write redirected other than by 307/308). Not retried.
+ */
+export class InvalidResponseError extends Error {
+  override name = 'InvalidResponseError';
+  constructor(
+    /** The operation that was called. */
+    readonly operation: OperationRef,
+    /** The HTTP status of the answer, e.g. 200. */
+    readonly status: number,
+    /** What was wrong. */
+    readonly kind: InvalidResponseKind,
+    detail: string,
+    cause?: unknown,
+  ) {
+    super(`${describeOperation(operation)} answered HTTP ${status}: ${detail}`, cause === undefined ? undefined : { cause });
+  }
+}
+
+/** A paging iterator stopped because the server's pages cannot be right (a page repeats, more entities than announced). */
+export class PaginationError extends Error {
+  override name = 'PaginationError';
+  constructor(
+    /** The list operation, e.g. `images_list (POST /images/list)`. */
+    readonly operation: string,
+    /** The offset of the page that was refused. */
+    readonly offset: number,
+    detail: string,
+  ) {
+    super(`${operation}: page at offset ${offset} ${detail}`);
+  }
 }

@@ -12,14 +12,16 @@ export type { ClientOptions, ClientOptionName, CommonClientOptions, RetryOptions
 export {
   ApiError,
   InvalidArgumentError,
+  InvalidResponseError,
   NetworkError,
+  PaginationError,
   RequestTimeoutError,
   TaskFailedError,
   TaskTimeoutError,
   WorkflowError,
   isApiError,
 } from './errors.js';
-export type { ApiErrorBody, ElementErrorBody, OperationRef, V3ErrorBody } from './errors.js';
+export type { ApiErrorBody, ElementErrorBody, InvalidResponseKind, OperationRef, V3ErrorBody } from './errors.js';
 export { unwrap } from './workflow.js';
 export type { UploadSource, WaitOptions } from './workflow.js';
 export { isIdempotent } from './transport.js';

@@ -5,7 +5,7 @@ import type { ClientOptions } from './options.js';
 import { createCore } from './create.js';
 import { paginate, pageSizeOf, type PageOptions } from './paging.js';
 import { InvalidArgumentError } from './errors.js';
-import { unwrap } from './workflow.js';
+import { checkUuid, unwrap } from './workflow.js';
 
 /** Paths of the object store API (`/oss/api/svc/v3`), from `dist/objects.json`. */
 export type ObjectsPaths = paths;
@@ -23,6 +23,23 @@ export interface ObjectsWorkflows {
    * @throws {ApiError} when a page call fails (after the retries of idempotent calls)
    */
   paginateGroups(body: Omit<ObjectsSchemas['GroupListRequest'], 'group_member_count'>, options?: PageOptions): AsyncIterableIterator<ObjectsSchemas['GroupEntityResult']>;
+  /**
+   * Iterates the buckets of one object store (`POST /objectstores/{uuid}/groups`,
+   * objectstores_groups_list, `entity_type: bucket`), paged like {@link paginateGroups}: each
+   * entity's `entity_id` is the bucket name, its `data[]` the attributes asked for in
+   * `group_member_attributes` (`storage_usage_bytes`, `object_count`, ...).
+   * @param uuid the object store UUID (`metadata.uuid`)
+   * @param body the rest of the query (attributes, sort, filter, first offset); `entity_type` is set
+   * @throws {InvalidArgumentError} when `uuid` is not a UUID (at the call)
+   * @throws {ApiError} when a page call fails (after the retries of idempotent calls)
+   */
+  paginateBuckets(uuid: string, body?: Omit<ObjectsSchemas['BucketGroupListRequest'], 'entity_type' | 'group_member_count'>, options?: PageOptions): AsyncIterableIterator<ObjectsSchemas['GroupEntityResult']>;
+}
+
+/** One page of a groups listing, as the paging loop reads it: the first group's entities and count. */
+function groupPage(page: ObjectsSchemas['GroupListResponse']) {
+  const group = page.group_results[0];
+  return { entities: group?.entity_results ?? [], total: group?.filtered_entity_count ?? page.filtered_entity_count };
 }
 
 /** A typed openapi-fetch client of the object store API, with the workflow methods. */
@@ -30,7 +47,7 @@ export type ObjectsClient = Client<paths> & ObjectsWorkflows;
 
 /**
  * Creates a client of the object store API with basic auth (the central endpoint's
- * credentials), plus {@link ObjectsWorkflows} (`paginateGroups`).
+ * credentials), plus {@link ObjectsWorkflows} (`paginateGroups`, `paginateBuckets`).
  *
  * @param options `baseUrl` including `/oss/api/svc/v3` (e.g. `https://pc:9440/oss/api/svc/v3`)
  *   or `host` (+ `port`); `username`, `password`; see {@link ClientOptions}.
@@ -44,10 +61,37 @@ export function createObjectsClient(options: ClientOptions): ObjectsClient {
       if (body === null || typeof body !== 'object' || typeof body.entity_type !== 'string') {
         throw new InvalidArgumentError('entity_type', 'is required, e.g. { entity_type: "objectstore" }');
       }
-      return paginate('group_member_offset', body.group_member_offset, async (offset) => {
-        const page = await unwrap(client.POST('/groups', { body: { ...body, group_member_offset: offset, group_member_count: count }, signal: pageOptions?.signal }));
-        const group = page.group_results[0];
-        return { entities: group?.entity_results ?? [], total: group?.filtered_entity_count ?? page.filtered_entity_count };
+      return paginate({
+        operation: 'groups_list (POST /groups)',
+        offsetField: 'group_member_offset',
+        start: body.group_member_offset,
+        keyOf: (entity) => entity.entity_id,
+        async fetchPage(offset) {
+          return groupPage(await unwrap(client.POST('/groups', { body: { ...body, group_member_offset: offset, group_member_count: count }, signal: pageOptions?.signal })));
+        },
+      });
+    },
+    paginateBuckets(uuid, body, pageOptions) {
+      checkUuid('uuid', uuid);
+      const count = pageSizeOf(pageOptions);
+      if (body !== undefined && (body === null || typeof body !== 'object')) throw new InvalidArgumentError('body', 'must be the rest of a groups query, e.g. { group_member_attributes: [{ attribute: "name" }] }');
+      const query = { ...(body ?? {}), entity_type: 'bucket' as const };
+      return paginate({
+        operation: 'objectstores_groups_list (POST /objectstores/{uuid}/groups)',
+        offsetField: 'group_member_offset',
+        start: query.group_member_offset,
+        keyOf: (entity) => entity.entity_id,
+        async fetchPage(offset) {
+          return groupPage(
+            await unwrap(
+              client.POST('/objectstores/{uuid}/groups', {
+                params: { path: { uuid } },
+                body: { ...query, group_member_offset: offset, group_member_count: count },
+                signal: pageOptions?.signal,
+              }),
+            ),
+          );
+        },
       });
     },
   };

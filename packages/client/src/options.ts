@@ -17,12 +17,20 @@ export interface CommonClientOptions {
   /** Password for HTTP basic authentication. Never logged, never in errors or `toString()`. */
   password: string;
   /**
-   * Time limit of each attempt of each call, in milliseconds, from the end of the request body
-   * until the response headers arrive (undici's `headersTimeout`, checked about every half second).
-   * Default: fetch's own limit of 300 000 (undici's default `headersTimeout`). Sending an upload's
-   * bytes is not counted; uploads take their own total limit.
+   * Time limit of each attempt of each call, in milliseconds: from the end of the request body
+   * until the response headers arrive (undici's `headersTimeout`), and again between two pieces of
+   * the response body (undici's `bodyTimeout`), so a body that stalls fails too; checked about every
+   * half second. Default: fetch's own limits of 300 000. Sending an upload's bytes is not counted;
+   * uploads take their own total limit. With an injected `fetch` it is a total limit of each
+   * attempt, body included.
    */
   timeoutMs?: number;
+  /**
+   * Largest response body the client reads, in bytes (JSON answers and error bodies; a stream you
+   * ask for with `parseAs: 'stream'` is yours to bound). A larger one fails with
+   * {@link InvalidResponseError} (`kind: 'too-large'`). Default 67 108 864 (64 MiB); `Infinity` for none.
+   */
+  maxResponseBytes?: number;
   /** Aborts every call of this client when it fires (calls reject with the signal's reason). */
   signal?: AbortSignal;
   /** A fetch implementation to use instead of the global one (tests, proxies). Called as `fetch(request, init)`. */
@@ -84,11 +92,15 @@ export interface ResolvedOptions {
   /** True when `timeoutMs` was given (the client then needs its own dispatcher). */
   ownTimeout: boolean;
   retry: Required<RetryOptions>;
+  /** The response size limit in bytes (Infinity: none). */
+  maxResponseBytes: number;
   tls: { insecure: boolean; ca: (string | Uint8Array)[] | undefined };
 }
 
 /** undici's default headersTimeout, which Node's fetch applies when no limit is set. */
 const DEFAULT_TIMEOUT_MS = 300_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+const CREDENTIALS = 'must not carry credentials (user:password@): pass username and password instead';
 const DEFAULT_RETRY: Required<RetryOptions> = { retries: 3, minDelayMs: 200, maxDelayMs: 10_000 };
 
 function positive(option: ClientOptionName, value: unknown, integer = false): void {
@@ -112,6 +124,8 @@ export function checkOptions(options: ClientOptions, defaultBasePath: string): R
     throw new ClientOptionsError('host', 'cannot be combined with baseUrl: pass one of them');
   }
   if (host !== undefined) {
+    // Never echoed when it may hold a password.
+    if (typeof host === 'string' && host.includes('@')) throw new ClientOptionsError('host', CREDENTIALS);
     if (typeof host !== 'string' || !/^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:.]+\]$/.test(host)) {
       throw new ClientOptionsError('host', `must be a host name or IP address such as pc.example.internal; got ${JSON.stringify(host)}`);
     }
@@ -123,16 +137,16 @@ export function checkOptions(options: ClientOptions, defaultBasePath: string): R
     if (typeof baseUrl !== 'string' || baseUrl === '') {
       throw new ClientOptionsError('baseUrl', `must be a non-empty string such as https://host:9440${defaultBasePath} (or pass host)`);
     }
+    // Any "@" may be userinfo (however the rest parses: "admin:pw@pc" parses with the scheme
+    // "admin:"), so the URL is refused before it is parsed, and never echoed.
+    if (baseUrl.includes('@')) throw new ClientOptionsError('baseUrl', CREDENTIALS);
     try {
       url = new URL(baseUrl);
     } catch {
-      throw new ClientOptionsError('baseUrl', `must be an absolute URL; got "${baseUrl.replace(/\/\/[^/@]*@/, '//***@')}"`);
+      throw new ClientOptionsError('baseUrl', `must be an absolute URL such as https://host:9440${defaultBasePath}; got "${baseUrl}"`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new ClientOptionsError('baseUrl', `must use http or https; got "${url.protocol}"`);
-    }
-    if (url.username || url.password) {
-      throw new ClientOptionsError('baseUrl', 'must not carry credentials; pass username and password instead');
     }
   }
   if (typeof username !== 'string' || username === '') {
@@ -145,6 +159,8 @@ export function checkOptions(options: ClientOptions, defaultBasePath: string): R
     throw new ClientOptionsError('password', 'must be a string');
   }
   if (options.timeoutMs !== undefined) positive('timeoutMs', options.timeoutMs);
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (maxResponseBytes !== Infinity) positive('maxResponseBytes', maxResponseBytes, true);
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
     throw new ClientOptionsError('signal', 'must be an AbortSignal');
   }
@@ -183,19 +199,26 @@ export function checkOptions(options: ClientOptions, defaultBasePath: string): R
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     ownTimeout: options.timeoutMs !== undefined,
     retry,
+    maxResponseBytes,
     tls: { insecure: options.insecureSkipTlsVerify === true, ca },
   };
 }
 
-/**
- * openapi-fetch middleware that adds `Authorization: Basic ...` to every request.
- * The encoded value is kept in a closure, not on any enumerable property.
- */
-export function basicAuth(username: string, password: string): Middleware {
+/** The `Authorization` value of HTTP basic authentication (`Basic <base64 of user:password, UTF-8>`). */
+export function basicAuthHeader(username: string, password: string): string {
   const bytes = new TextEncoder().encode(`${username}:${password}`);
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
-  const header = `Basic ${btoa(binary)}`;
+  return `Basic ${btoa(binary)}`;
+}
+
+/**
+ * openapi-fetch middleware that adds `Authorization: Basic ...` to every request (for your own
+ * openapi-fetch clients; the clients of this package send it as a default header).
+ * The encoded value is kept in a closure, not on any enumerable property.
+ */
+export function basicAuth(username: string, password: string): Middleware {
+  const header = basicAuthHeader(username, password);
   return {
     onRequest({ request }) {
       request.headers.set('Authorization', header);

@@ -1,6 +1,7 @@
 // The one paging loop behind every `paginate*` method: ask a page at an offset, yield its
-// entities, move on by their count, stop at the total or an empty page.
-import { InvalidArgumentError } from './errors.js';
+// entities, move on by their count, stop at the total or an empty page; refuse pages that cannot
+// be right, so a server that ignores the offset cannot keep the loop going.
+import { InvalidArgumentError, PaginationError } from './errors.js';
 
 /** Options of the paging iterators. */
 export interface PageOptions {
@@ -27,24 +28,46 @@ export function pageSizeOf(options: PageOptions | undefined): number {
   return size;
 }
 
+/** How the loop names and tells apart what it pages through. */
+export interface PagedCall<E> {
+  /** The list operation for messages, e.g. `images_list (POST /images/list)`. */
+  operation: string;
+  /** The name of the offset field, for errors (`offset`, `group_member_offset`). */
+  offsetField: string;
+  /** The first offset (the caller's; default 0). */
+  start: number | undefined;
+  /** An entity's identity (its UUID); undefined when it has none (its JSON is used then). */
+  keyOf: (entity: E) => string | undefined;
+  /** Asks the page at `offset` (throws what the call throws, e.g. ApiError). */
+  fetchPage: (offset: number) => Promise<Page<E>>;
+}
+
 /**
  * Iterates the entities of a paged list call.
- * @param argument the name of the offset field, for errors (`offset`, `group_member_offset`)
- * @param start the first offset (the caller's, default 0)
- * @param fetchPage asks the page at `offset` (throws what the call throws, e.g. ApiError)
  * @throws {InvalidArgumentError} when `start` is not an integer >= 0 (at the call, not on iteration)
+ * @throws {PaginationError} (on iteration, before the page's entities are yielded) when every entity
+ *   of a page was already yielded (the server ignores the offset), or when a page brings the count
+ *   past the total the same page announces
  */
-export function paginate<E>(argument: string, start: number | undefined, fetchPage: (offset: number) => Promise<Page<E>>): AsyncIterableIterator<E> {
+export function paginate<E>({ operation, offsetField, start, keyOf, fetchPage }: PagedCall<E>): AsyncIterableIterator<E> {
   if (start !== undefined && !(Number.isInteger(start) && start >= 0)) {
-    throw new InvalidArgumentError(argument, `must be an integer >= 0; got ${JSON.stringify(start)}`);
+    throw new InvalidArgumentError(offsetField, `must be an integer >= 0; got ${JSON.stringify(start)}`);
   }
   return (async function* () {
+    const seen = new Set<string>();
     let offset = start ?? 0;
     for (;;) {
       const { entities, total } = await fetchPage(offset);
+      if (entities.length === 0) return;
+      const keys = entities.map((e) => keyOf(e) ?? JSON.stringify(e));
+      if (keys.every((k) => seen.has(k))) throw new PaginationError(operation, offset, `repeats entities already seen: the server ignores ${offsetField}`);
+      if (typeof total === 'number' && offset + entities.length > total) {
+        throw new PaginationError(operation, offset, `brings ${entities.length} entities, past the total of ${total} it announces`);
+      }
+      for (const k of keys) seen.add(k);
       yield* entities;
       offset += entities.length;
-      if (entities.length === 0 || (typeof total === 'number' && offset >= total)) return;
+      if (typeof total === 'number' && offset >= total) return;
     }
   })();
 }

@@ -1,8 +1,8 @@
 // Building blocks of the workflow methods: unwrapping results into ApiError, polling tasks, upload sources.
 import { openAsBlob } from 'node:fs';
 import { Readable } from 'node:stream';
-import { ApiError, InvalidArgumentError, TaskFailedError, TaskTimeoutError } from './errors.js';
-import { responseOperations, sleep } from './transport.js';
+import { ApiError, InvalidArgumentError, TaskFailedError, TaskTimeoutError, WorkflowError } from './errors.js';
+import { responseOperation, sleep } from './transport.js';
 import type { BinaryBody } from './binary.js';
 
 /**
@@ -18,10 +18,21 @@ export async function unwrap<R extends { response: Response; data?: unknown; err
   const { data, error, response } = await result;
   if (!response.ok) {
     const url = new URL(response.url || 'http://unknown/');
-    const op = responseOperations.get(response) ?? { api: 'unknown', method: '?', path: url.pathname, operationId: undefined };
+    const op = responseOperation(response) ?? { api: 'unknown', method: '?', path: url.pathname, operationId: undefined };
     throw new ApiError(response.status, error, op);
   }
   return data as Exclude<R['data'], undefined>;
+}
+
+/**
+ * A field a workflow cannot go on without.
+ * @param operation the call that answered, e.g. `images_create`
+ * @param field where the value should be, e.g. `metadata.uuid`
+ * @throws {WorkflowError} `<operation>: the answer carries no <field>` when it is missing (undefined, null or '')
+ */
+export function required<T>(value: T | null | undefined, operation: string, field: string): T {
+  if (value === undefined || value === null || (value as unknown) === '') throw new WorkflowError(`${operation}: the answer carries no ${field}`);
+  return value;
 }
 
 /** Options of every `waitForTask`. */

@@ -1,5 +1,16 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { createCentralClient, createElementClient, isApiError, unwrap, type CentralSchemas, type ElementErrorBody, type ElementSchemas, type V3ErrorBody } from '../src/index.js';
+import {
+  createCentralClient,
+  createElementClient,
+  createObjectsClient,
+  isApiError,
+  unwrap,
+  type CentralSchemas,
+  type ElementErrorBody,
+  type ElementSchemas,
+  type ObjectsSchemas,
+  type V3ErrorBody,
+} from '../src/index.js';
 
 const client = createCentralClient({ baseUrl: 'https://pc:9440/api/svc/v3', username: 'u', password: 'p' });
 
@@ -46,12 +57,29 @@ describe('workflow and error types', () => {
     const element = createElementClient({ host: 'pe', username: 'u', password: 'p' });
     expectTypeOf(element.waitForTask('x')).resolves.toEqualTypeOf<ElementSchemas['TaskV0_8']>();
     expectTypeOf(element.waitForTask('x', { version: 'v2.0' })).resolves.toEqualTypeOf<ElementSchemas['TaskV2_0']>();
+    expectTypeOf(element.waitForTask('x', { longPollSeconds: 30 })).resolves.toEqualTypeOf<ElementSchemas['TaskV0_8']>();
+    // @ts-expect-error the long poll is v0.8 only
+    void element.waitForTask('x', { version: 'v2.0', longPollSeconds: 30 });
+    expectTypeOf(client.abortTask('x')).resolves.toEqualTypeOf<void>();
+    expectTypeOf(client.enableObjectsService()).resolves.toEqualTypeOf<CentralSchemas['ServiceEnablementStatus']>();
+    expectTypeOf<CentralSchemas['ServiceEnablementStatus']['service_enablement_status']>().toEqualTypeOf<string>();
     // @ts-expect-error give a file or a stream
     void element.uploadImage({ name: 'x', imageType: 'ISO_IMAGE', container: 'c' });
     // @ts-expect-error not both
     void element.uploadImage({ name: 'x', imageType: 'ISO_IMAGE', container: 'c', file: 'a.iso', stream: new ReadableStream() });
     // @ts-expect-error imageType is DISK_IMAGE or ISO_IMAGE
     void element.uploadImage({ name: 'x', imageType: 'CD', container: 'c', file: 'a.iso' });
+  });
+
+  it('types the buckets of an object store', async () => {
+    const objects = createObjectsClient({ host: 'pc', username: 'u', password: 'p' });
+    for await (const bucket of objects.paginateBuckets('x', { group_member_attributes: [{ attribute: 'storage_usage_bytes' }] })) {
+      expectTypeOf(bucket).toEqualTypeOf<ObjectsSchemas['GroupEntityResult']>();
+    }
+    // @ts-expect-error entity_type is set by paginateBuckets
+    void objects.paginateBuckets('x', { entity_type: 'bucket' });
+    // @ts-expect-error group_member_count comes from pageSize
+    void objects.paginateBuckets('x', { group_member_count: 5 });
   });
 
   it('narrows ApiError by status', () => {

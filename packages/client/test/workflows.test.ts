@@ -90,6 +90,146 @@ describe('central waitForTask', () => {
   });
 });
 
+describe('central abortTask', () => {
+  it('POSTs /tasks/{uuid}/abort without a body; the task then ends ABORTED for waitForTask', async () => {
+    let aborted = false;
+    const s = await serve((req, res) => {
+      if (req.method === 'POST' && req.url === `/api/svc/v3/tasks/${TASK}/abort`) {
+        aborted = true;
+        res.writeHead(200);
+        res.end();
+        return;
+      }
+      json(res, 200, { uuid: TASK, status: aborted ? 'ABORTED' : 'RUNNING', requested_status: aborted ? 'ABORTED' : undefined });
+    });
+    const client = central(s);
+    await expect(client.abortTask(TASK)).resolves.toBeUndefined();
+    expect(s.seen[0]).toMatchObject({ method: 'POST', url: `/api/svc/v3/tasks/${TASK}/abort` });
+    expect(s.seen[0]!.body.length).toBe(0);
+    await expect(client.waitForTask(TASK, quick)).rejects.toMatchObject({ name: 'TaskFailedError', status: 'ABORTED' });
+  });
+
+  it('raises ApiError with the message_list for an unknown task, and is not retried', async () => {
+    const s = await serve((req, res) => json(res, 404, { message_list: [{ message: `task : ${TASK} does not exist.`, reason: 'ENTITY_NOT_FOUND' }] }));
+    const error = await central(s).abortTask(TASK).catch((e) => e);
+    expect(error).toMatchObject({ name: 'ApiError', status: 404, body: { message_list: [{ reason: 'ENTITY_NOT_FOUND' }] } });
+    expect(s.seen).toHaveLength(1);
+  });
+
+  it('rejects a task id that is not a UUID before calling the service', async () => {
+    const s = await serve((req, res) => json(res, 200, {}));
+    await expect(central(s).abortTask('task-1')).rejects.toMatchObject({ name: 'InvalidArgumentError', argument: 'uuid' });
+    expect(s.seen).toHaveLength(0);
+  });
+});
+
+describe('central enableObjectsService', () => {
+  /** A central endpoint whose object store service is enabled by a task that runs `polls` polls. */
+  function service(initially: string, polls = 2) {
+    let state = initially;
+    let taskPolls = 0;
+    return (req: { method: string; url: string; body: Buffer }, res: Parameters<Handler>[1]) => {
+      if (req.url === '/api/svc/v3/services/oss/status') return json(res, 200, { service_enablement_status: state });
+      if (req.method === 'POST' && req.url === '/api/svc/v3/services/oss') return json(res, 202, { task_uuid: TASK2 });
+      if (req.url === `/api/svc/v3/tasks/${TASK2}`) {
+        const done = ++taskPolls >= polls;
+        if (done) state = 'ENABLED';
+        return json(res, 200, { uuid: TASK2, status: done ? 'SUCCEEDED' : 'RUNNING' });
+      }
+      json(res, 404, { message_list: [{ message: 'no such path', reason: 'ENTITY_NOT_FOUND' }] });
+    };
+  }
+
+  it('sends ENABLE, waits for its task and returns the ENABLED status', async () => {
+    const s = await serve(service('DISABLED'));
+    const status = await central(s).enableObjectsService(quick);
+    expect(status.service_enablement_status).toBe('ENABLED');
+    expect(s.seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'GET /api/svc/v3/services/oss/status',
+      'POST /api/svc/v3/services/oss',
+      `GET /api/svc/v3/tasks/${TASK2}`,
+      `GET /api/svc/v3/tasks/${TASK2}`,
+      'GET /api/svc/v3/services/oss/status',
+    ]);
+    expect(JSON.parse(s.seen[1]!.body.toString())).toEqual({ state: 'ENABLE' });
+  });
+
+  it('does nothing but read the status when the service is already ENABLED', async () => {
+    const s = await serve(service('ENABLED'));
+    await expect(central(s).enableObjectsService(quick)).resolves.toMatchObject({ service_enablement_status: 'ENABLED' });
+    expect(s.seen).toHaveLength(1);
+  });
+
+  it('raises WorkflowError when the service is not ENABLED after its task', async () => {
+    const s = await serve((req, res) => {
+      if (req.url.endsWith('/status')) return json(res, 200, { service_enablement_status: 'DISABLED' });
+      if (req.method === 'POST') return json(res, 202, { task_uuid: TASK2 });
+      json(res, 200, { uuid: TASK2, status: 'SUCCEEDED' });
+    });
+    const error = await central(s).enableObjectsService(quick).catch((e) => e);
+    expect(error).toBeInstanceOf(WorkflowError);
+    expect(error.message).toMatch(/DISABLED .*expected ENABLED/);
+  });
+
+  it('raises TaskFailedError when the enable task fails', async () => {
+    const s = await serve((req, res) => {
+      if (req.url.endsWith('/status')) return json(res, 200, { service_enablement_status: 'DISABLED' });
+      if (req.method === 'POST') return json(res, 202, { task_uuid: TASK2 });
+      json(res, 200, { uuid: TASK2, status: 'FAILED', error_code: 'SERVICE_ENABLE_FAILED', error_detail: 'not enough resources' });
+    });
+    await expect(central(s).enableObjectsService(quick)).rejects.toMatchObject({ name: 'TaskFailedError', error_detail: 'not enough resources' });
+  });
+});
+
+describe('element waitForTask with the v0.8 long poll', () => {
+  const running = { uuid: TASK, progressStatus: 'Running', percentageComplete: 50 };
+  const succeeded = { uuid: TASK, progressStatus: 'Succeeded', percentageComplete: 100, entityList: [{ uuid: IMAGE, entityType: 'Image' }] };
+
+  it('asks GET /v0.8/tasks/{uuid}/poll?timeoutseconds=N until taskInfo is final, one call per timed-out wait', async () => {
+    const answers = [{ timedOut: true, isUnrecognized: false }, { taskInfo: running, isUnrecognized: false }, { taskInfo: succeeded, isUnrecognized: false }];
+    let i = 0;
+    const s = await serve((req, res) => json(res, 200, answers[Math.min(i++, answers.length - 1)]));
+    const progress: (number | undefined)[] = [];
+    const task = await element(s).waitForTask(TASK, { ...quick, longPollSeconds: 30, onProgress: (t) => progress.push(t.percentageComplete) });
+    expect(task).toEqual(succeeded);
+    expect(progress).toEqual([50, 100]);
+    expect(s.seen.map((r) => `${r.method} ${r.url}`)).toEqual(Array(3).fill(`GET /api/svc/v0.8/tasks/${TASK}/poll?timeoutseconds=30`));
+  });
+
+  it('raises TaskFailedError carrying the task (not the poll answer) for Failed', async () => {
+    const failed = { uuid: TASK, progressStatus: 'Failed', metaResponse: { error: 'kInvalidArgument', errorDetail: 'bad container' } };
+    const s = await serve((req, res) => json(res, 200, { taskInfo: failed, isUnrecognized: false }));
+    const error = await element(s).waitForTask(TASK, { ...quick, longPollSeconds: 5 }).catch((e) => e);
+    expect(error).toBeInstanceOf(TaskFailedError);
+    expect(error).toMatchObject({ status: 'Failed', error_code: 'kInvalidArgument', error_detail: 'bad container', task: failed });
+  });
+
+  it('gives up with TaskTimeoutError carrying the last task seen', async () => {
+    let i = 0;
+    const s = await serve((req, res) => json(res, 200, i++ === 0 ? { taskInfo: running, isUnrecognized: false } : { timedOut: true, isUnrecognized: false }));
+    const error = await element(s).waitForTask(TASK, { intervalMs: 20, timeoutMs: 200, longPollSeconds: 1 }).catch((e) => e);
+    expect(error).toBeInstanceOf(TaskTimeoutError);
+    expect(error.lastTask).toEqual(running);
+  });
+
+  it('raises WorkflowError for a task the service does not recognise', async () => {
+    const s = await serve((req, res) => json(res, 200, { timedOut: true, isUnrecognized: true }));
+    const error = await element(s).waitForTask(TASK, { ...quick, longPollSeconds: 5 }).catch((e) => e);
+    expect(error).toBeInstanceOf(WorkflowError);
+    expect(error.message).toMatch(/isUnrecognized/);
+    expect(s.seen).toHaveLength(1);
+  });
+
+  it('rejects a bad longPollSeconds, or one with v2.0, naming the option, before calling', async () => {
+    const s = await serve((req, res) => json(res, 200, {}));
+    for (const longPollSeconds of [0, 1.5, 301, Number.NaN]) {
+      await expect(async () => element(s).waitForTask(TASK, { ...quick, longPollSeconds })).rejects.toMatchObject({ name: 'InvalidArgumentError', argument: 'longPollSeconds' });
+    }
+    await expect(async () => element(s).waitForTask(TASK, { ...quick, version: 'v2.0', longPollSeconds: 5 } as never)).rejects.toMatchObject({ argument: 'longPollSeconds' });
+    expect(s.seen).toHaveLength(0);
+  });
+});
+
 describe('element waitForTask (v0.8 and v2.0 shapes)', () => {
   it('follows progressStatus (v0.8) and progress_status (v2.0)', async () => {
     let n = 0;
@@ -160,6 +300,36 @@ describe('paging', () => {
     expect(got).toEqual(ids);
     expect(s.seen.map((r) => JSON.parse(r.body.toString()).group_member_offset)).toEqual([0, 2, 4]);
     expect(s.seen[0]!.url).toBe('/oss/api/svc/v3/groups');
+  });
+});
+
+describe('paginateBuckets', () => {
+  const STORE = '4f1c8a2e-7b3d-4e96-a5c1-0d8e2f6b9a37';
+  it('iterates the buckets of an object store by group_member_offset, with entity_type bucket', async () => {
+    const names = ['backups', 'logs', 'media'];
+    const s = await serve((req, res) => {
+      const { group_member_offset: off, group_member_count: count } = JSON.parse(req.body.toString());
+      json(res, 200, {
+        entity_type: 'bucket',
+        group_results: [{ entity_results: names.slice(off, off + count).map((entity_id) => ({ entity_id, data: [{ name: 'object_count', values: [{ values: ['0'] }] }] })), filtered_entity_count: names.length }],
+      });
+    });
+    const client = createObjectsClient({ baseUrl: `${s.origin}/oss/api/svc/v3`, ...creds });
+    const got: string[] = [];
+    for await (const bucket of client.paginateBuckets(STORE, { group_member_attributes: [{ attribute: 'object_count' }] }, { pageSize: 2 })) got.push(bucket.entity_id);
+    expect(got).toEqual(names);
+    expect(s.seen.map((r) => r.url)).toEqual(Array(2).fill(`/oss/api/svc/v3/objectstores/${STORE}/groups`));
+    expect(s.seen.map((r) => JSON.parse(r.body.toString()))).toEqual([
+      { entity_type: 'bucket', group_member_attributes: [{ attribute: 'object_count' }], group_member_offset: 0, group_member_count: 2 },
+      { entity_type: 'bucket', group_member_attributes: [{ attribute: 'object_count' }], group_member_offset: 2, group_member_count: 2 },
+    ]);
+  });
+
+  it('rejects an object store id that is not a UUID, naming it, before calling', async () => {
+    const s = await serve((req, res) => json(res, 200, {}));
+    const client = createObjectsClient({ baseUrl: `${s.origin}/oss/api/svc/v3`, ...creds });
+    expect(() => client.paginateBuckets('objects-prod-01')).toThrow(expect.objectContaining({ name: 'InvalidArgumentError', argument: 'uuid' }));
+    expect(s.seen).toHaveLength(0);
   });
 });
 

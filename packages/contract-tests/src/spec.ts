@@ -3,7 +3,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
-import { operations as bundleOperations, serverBasePath, type HttpMethod } from '@svc/oas';
+import { deref, mediaKind, operations as bundleOperations, serverBasePath, type HttpMethod } from '@svc/oas';
 
 // ajv-formats is CommonJS: under NodeNext its function is the default export's default.
 const addFormats = (formats as unknown as { default: typeof formats.default }).default;
@@ -102,14 +102,32 @@ export class SchemaValidator {
   }
 }
 
-/** Pointer to the JSON schema of an operation's request body. */
-export function requestSchemaPointer(path: string, method: string): string {
-  return `/paths/${escapePointer(path)}/${method}/requestBody/content/application~1json/schema`;
+/** The JSON media type of a Content Object (`application/json`, `application/problem+json`: `mediaKind` of @svc/oas), if it has one. */
+export function jsonMediaType(content: Json | undefined): string | undefined {
+  return Object.keys(content ?? {}).find((type) => mediaKind(type) === 'json');
 }
 
-/** Pointer to the JSON schema of an operation's response for a status (`'200'`, `'404'`, `'default'`). */
+/** Pointer to the schema of the JSON content of a request body or response at `at` (following one `$ref`). */
+function jsonSchemaPointer(doc: Json, at: string, node: Json, what: string): string {
+  const type = jsonMediaType(deref<Json>(doc, node)?.content);
+  if (!type) throw new Error(`${what} has no JSON content`);
+  return `${node.$ref ? node.$ref.slice(1) : at}/content/${escapePointer(type)}/schema`;
+}
+
+/**
+ * Pointer to the JSON schema of an operation's request body.
+ * @throws {Error} naming the operation when its request body has no JSON media type
+ */
+export function requestSchemaPointer(doc: Json, path: string, method: string): string {
+  const op = doc.paths[path][method];
+  return jsonSchemaPointer(doc, `/paths/${escapePointer(path)}/${method}/requestBody`, op.requestBody ?? {}, `${op.operationId} request body`);
+}
+
+/**
+ * Pointer to the JSON schema of an operation's response for a status (`'200'`, `'404'`, `'default'`).
+ * @throws {Error} naming the operation and status when that response has no JSON media type
+ */
 export function responseSchemaPointer(doc: Json, path: string, method: string, status: string): string {
-  const response = doc.paths[path][method].responses[status];
-  if (response.$ref) return `${response.$ref.slice(1)}/content/application~1json/schema`;
-  return `/paths/${escapePointer(path)}/${method}/responses/${status}/content/application~1json/schema`;
+  const op = doc.paths[path][method];
+  return jsonSchemaPointer(doc, `/paths/${escapePointer(path)}/${method}/responses/${status}`, op.responses[status], `${op.operationId} ${status} response`);
 }

@@ -6,9 +6,9 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { serverBasePath } from '@svc/oas';
+import { deref, serverBasePath } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
-import { loadBundle, repoRoot, requestSchemaPointer, responseSchemaPointer, SchemaValidator } from '../src/spec.js';
+import { jsonMediaType, loadBundle, repoRoot, requestSchemaPointer, responseSchemaPointer, SchemaValidator } from '../src/spec.js';
 
 const dir = process.env.SVC_CONFORMANCE_DIR ?? join(repoRoot, 'packages', 'contract-tests', 'conformance');
 
@@ -55,8 +55,8 @@ function target(file: string, p: Payload) {
   const op = b.doc.paths?.[path]?.[method];
   if (!op) throw new Error(`${file}: dist/${p.api}.json has no operation ${method.toUpperCase()} ${path}`);
   if (p.direction === 'request') {
-    if (!op.requestBody?.content?.['application/json']) throw new Error(`${file}: ${op.operationId} declares no JSON request body`);
-    return { b, pointer: requestSchemaPointer(path, method), what: `${op.operationId} request` };
+    if (!jsonMediaType(deref<any>(b.doc, op.requestBody)?.content)) throw new Error(`${file}: ${op.operationId} declares no JSON request body`);
+    return { b, pointer: requestSchemaPointer(b.doc, path, method), what: `${op.operationId} request` };
   }
   if (!op.responses?.[status]) throw new Error(`${file}: ${op.operationId} declares no ${status} response`);
   return { b, pointer: responseSchemaPointer(b.doc, path, method, status), what: `${op.operationId} ${status} response` };

@@ -3,7 +3,7 @@
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Client, Middleware } from 'openapi-fetch';
 import { deref, exampleOf, requestBodyOf } from '@svc/oas';
-import { loadBundle, operations, responseSchemaPointer, SchemaValidator, type Operation } from '../src/spec.js';
+import { jsonMediaType, loadBundle, operations, responseSchemaPointer, SchemaValidator, type Operation } from '../src/spec.js';
 
 /** The credentials every suite's client is made with; each request must carry them. */
 export const credentials = { username: 'admin', password: 'contract-secret' };
@@ -153,7 +153,7 @@ export function errorStatusSuite<C extends Client<any>>(api: string, c: Contract
       } as any);
       expect(response.status).toBe(Number(status));
       const declared = deref<any>(c.doc, op.op.responses[status]);
-      if (declared.content?.['application/json']) {
+      if (jsonMediaType(declared.content)) {
         expect(error).toBeTypeOf('object');
         c.expectConforms(op, Number(status), error);
       } else {

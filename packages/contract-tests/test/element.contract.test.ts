@@ -67,6 +67,24 @@ describe('element v0.8: success responses', () => {
     c.expectSent({ method: 'GET', url: `/v0.8/tasks/${TASK}?includeEntityNames=true` });
     c.expectConforms(op, 200, data);
   });
+
+  it('tasks_poll_v0_8: GET /v0.8/tasks/{uuid}/poll sends the wait in timeoutseconds', async () => {
+    const op = c.cover('tasks_poll_v0_8');
+    const { data, response } = await client().GET('/v0.8/tasks/{uuid}/poll', { params: { path: { uuid: TASK }, query: { timeoutseconds: 30 } } });
+    expect(response.status).toBe(200);
+    c.expectSent({ method: 'GET', url: `/v0.8/tasks/${TASK}/poll?timeoutseconds=30` });
+    c.expectConforms(op, 200, data);
+  });
+
+  it('tasks_list_v0_8: GET /v0.8/tasks sends the filters as repeated query parameters', async () => {
+    const op = c.cover('tasks_list_v0_8');
+    const { data, response } = await client().GET('/v0.8/tasks', {
+      params: { query: { entityTypes: ['Image'], entityUuids: [IMAGE, TASK], includeCompleted: true, count: 20 } },
+    });
+    expect(response.status).toBe(200);
+    c.expectSent({ method: 'GET', url: `/v0.8/tasks?entityTypes=Image&entityUuids=${IMAGE}&entityUuids=${TASK}&includeCompleted=true&count=20` });
+    c.expectConforms(op, 200, data);
+  });
 });
 
 describe('element v2.0: success responses', () => {
@@ -85,6 +103,22 @@ describe('element v2.0: success responses', () => {
     expect(response.status).toBe(201);
     c.expectSent({ method: 'POST', url: '/v2.0/images', contentType: 'application/json' });
     c.expectConforms(op, 201, data);
+  });
+
+  it('images_get_v2_0: GET /v2.0/images/{uuid} fills the path parameter', async () => {
+    const op = c.cover('images_get_v2_0');
+    const { data, response } = await client().GET('/v2.0/images/{uuid}', { params: { path: { uuid: IMAGE } } });
+    expect(response.status).toBe(200);
+    c.expectSent({ method: 'GET', url: `/v2.0/images/${IMAGE}` });
+    c.expectConforms(op, 200, data);
+  });
+
+  it('images_update_v2_0: PUT /v2.0/images/{uuid} sends the changed members and reads the task', async () => {
+    const op = c.cover('images_update_v2_0');
+    const { data, response } = await client().PUT('/v2.0/images/{uuid}', { params: { path: { uuid: IMAGE } }, body: { name: 'ubuntu-22.04.4', annotation: 'installer' } });
+    expect(response.status).toBe(200);
+    c.expectSent({ method: 'PUT', url: `/v2.0/images/${IMAGE}`, contentType: 'application/json' });
+    c.expectConforms(op, 200, data);
   });
 
   it('images_delete_v2_0: DELETE /v2.0/images/{uuid} reads the task', async () => {
@@ -125,25 +159,27 @@ describe('element v2.0: success responses', () => {
     c.expectConforms(op, 200, data);
   });
 
+  it('tasks_list_v2_0: POST /v2.0/tasks/list sends the filters and reads the tasks', async () => {
+    const op = c.cover('tasks_list_v2_0');
+    const { data, response } = await client().POST('/v2.0/tasks/list', {
+      body: { entity_list: [{ entity_id: IMAGE, entity_type: 'Image' }], operation_type_list: ['ImageCreate'], include_completed: true, count: 20 },
+    });
+    expect(response.status).toBe(200);
+    c.expectSent({ method: 'POST', url: '/v2.0/tasks/list', contentType: 'application/json' });
+    c.expectConforms(op, 200, data);
+  });
+
   coverageTest(c);
 });
 
 errorStatusSuite('element', c);
 
-describe('element: the documented two-phase upload (x-svc-workflow)', () => {
-  it('names only operations of the document, in an order that creates, waits, checks, looks up, uploads', () => {
-    const workflows: { name: string; steps: { operationId: string }[] }[] = c.doc['x-svc-workflow'];
-    expect(workflows?.length).toBeGreaterThan(0);
-    const ids = new Set(c.ops.map((o) => o.operationId));
-    for (const w of workflows) for (const step of w.steps) expect(ids, `${w.name}: ${step.operationId}`).toContain(step.operationId);
-    const upload = workflows.find((w) => w.steps.some((s) => s.operationId === 'images_upload_v0_8'))!;
-    const order = upload.steps.map((s) => s.operationId);
-    const at = (id: string) => order.indexOf(id);
-    expect(at('images_create_v0_8')).toBe(0);
-    expect(at('tasks_get_v0_8')).toBeGreaterThan(at('images_create_v0_8'));
-    expect(at('images_list_v0_8')).toBeGreaterThan(at('tasks_get_v0_8'));
-    expect(at('storage_containers_list_v2_0')).toBeGreaterThan(at('images_list_v0_8'));
-    expect(at('images_upload_v0_8')).toBeGreaterThan(at('storage_containers_list_v2_0'));
+describe('element: workflow methods against the mock', () => {
+  it('resolveContainer finds the UUID of a listed container by its name', async () => {
+    const { data } = await client().GET('/v2.0/storage_containers');
+    const listed = data!.entities![0]!;
+    expect(await client().resolveContainer(listed.name!)).toBe(listed.storage_container_uuid);
+    c.expectSent({ method: 'GET', url: '/v2.0/storage_containers' });
   });
 });
 

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createObjectsClient } from '@svc/client';
 import { contract, coverageTest, credentials, errorStatusSuite } from './contract.js';
+import { SchemaValidator } from '../src/spec.js';
 
 const STORE = '0e09cf83-ac68-4f28-af70-6df9a43df4f0';
 const CLUSTER = '0005ce15-3f3c-a8ce-3802-043f72bf18a6';
@@ -68,7 +69,69 @@ describe('objects: success responses', () => {
     c.expectConforms(op, 200, data);
   });
 
+  it('objectstores_groups_list: POST /objectstores/{uuid}/groups sends the bucket query and reads the groups', async () => {
+    const op = c.cover('objectstores_groups_list');
+    const { data, response } = await client().POST('/objectstores/{uuid}/groups', {
+      params: { path: { uuid: STORE } },
+      body: { entity_type: 'bucket', group_member_count: 20, group_member_offset: 0, group_member_attributes: [{ attribute: 'name' }, { attribute: 'storage_usage_bytes' }, { attribute: 'object_count' }] },
+    });
+    expect(response.status).toBe(200);
+    c.expectSent({ method: 'POST', url: `/objectstores/${STORE}/groups`, contentType: 'application/json' });
+    c.expectConforms(op, 200, data);
+  });
+
   coverageTest(c);
 });
 
 errorStatusSuite('objects', c);
+
+describe('objects: the mock enforces the spec', () => {
+  it('refuses an object store query on the bucket listing, naming entity_type', async () => {
+    const { response } = await client().POST('/objectstores/{uuid}/groups', {
+      params: { path: { uuid: STORE } },
+      // @ts-expect-error this endpoint lists buckets only
+      body: { entity_type: 'objectstore' },
+    });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(c.exchanges.pop()?.violations ?? '').toMatch(/entity_type/);
+  });
+});
+
+describe('objects: the monitoring attributes of the groups listing are typed', () => {
+  const schemas = new SchemaValidator('objects', c.doc);
+  const field = (name: string, value: string) => schemas.validate('/components/schemas/GroupFieldData', { name, values: [{ values: [value], time: 1793617200000000 }] });
+  it.each([
+    ['usage_bytes', '53687091200'],
+    ['num_buckets', '2'],
+    ['num_alerts_critical', '0'],
+    ['percentage_complete', '100'],
+    ['state', 'COMPLETE'],
+    ['error_message_list', 'Deployment failed: IP address 10.10.110.13 is already in use.'],
+    ['client_access_network_ip_list', '10.10.120.21'],
+    ['cluster_name', 'anything goes'],
+  ])('accepts %s = %s', (name, value) => {
+    expect(field(name, value)).toEqual([]);
+  });
+  it.each([
+    ['usage_bytes', '1.5 GiB', 'pattern'],
+    ['num_objects', '-1', 'pattern'],
+    ['num_alerts_warning', 'many', 'pattern'],
+    ['percentage_complete', '101', 'pattern'],
+    ['ipv4_address', 'objects.example.com', 'format'],
+  ])('refuses %s = %s, naming the rule', (name, value, rule) => {
+    expect(field(name, value).join('\n')).toMatch(new RegExp(rule));
+  });
+});
+
+describe('objects: workflow methods against the mock', () => {
+  it('paginateGroups yields the entities of the pages it asks for, first page first', async () => {
+    const body = { entity_type: 'objectstore' as const, group_member_attributes: [{ attribute: 'name' }] };
+    const { data: first } = await client().POST('/groups', { body: { ...body, group_member_count: 20, group_member_offset: 0 } });
+    c.exchanges.length = 0;
+    const items = [];
+    for await (const entity of client().paginateGroups(body, { pageSize: 20 })) items.push(entity);
+    const firstPage = first!.group_results!.flatMap((g) => g.entity_results ?? []);
+    expect(items.slice(0, firstPage.length)).toEqual(firstPage);
+    expect(c.exchanges.map((e) => `${e.method} ${e.url}`)).toEqual(c.exchanges.map(() => 'POST /groups'));
+  });
+});

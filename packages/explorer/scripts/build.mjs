@@ -5,14 +5,17 @@
 // Writes packages/explorer/dist/: the Swagger UI assets copied from the swagger-ui-dist
 // package, specs/<api>.json for every bundle of the repository (with x-codeSamples), index.html,
 // explorer.js (src/page/explorer.js with its configuration) and explorer-server.json.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_INFO_PATH } from '../src/index.js';
 import { deref } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
+import { rollup } from 'rollup';
 import { withCodeSamples } from './code-samples.mjs';
+import { searchIndexOf, stripAuthorNotes } from './search-index.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -34,6 +37,20 @@ export const SWAGGER_UI_ASSETS = [
   'LICENSE',
   'NOTICE',
 ];
+
+/**
+ * The Swagger UI files the page loads, renamed with their content's hash
+ * (`swagger-ui-bundle.<10 hex>.js`): the explorer server lets browsers keep such names for a year.
+ */
+export const FINGERPRINTED_ASSETS = ['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'swagger-ui.css'];
+
+/** Renames `dir/file` to its fingerprinted name and returns that name. */
+function fingerprint(dir, file) {
+  const hash = createHash('sha256').update(readFileSync(join(dir, file))).digest('hex').slice(0, 10);
+  const name = file.replace(/(\.[a-z]+)$/, `.${hash}$1`);
+  renameSync(join(dir, file), join(dir, name));
+  return name;
+}
 
 /**
  * The bundled APIs of the repository, from `@svc/oas/apis` (which reads redocly.yaml).
@@ -61,16 +78,17 @@ const escapeHtml = (text) =>
 /**
  * The page. Everything is local: no CDN, no external requests.
  * @param {string} title
+ * @param {Record<string, string>} assets the fingerprinted name of each of FINGERPRINTED_ASSETS
  * @returns {string}
  */
-function indexHtml(title) {
+function indexHtml(title, assets) {
   return `<!DOCTYPE html>
 <html lang="en">
   <head>
     <meta charset="UTF-8">
     <title>${escapeHtml(title)}</title>
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <link rel="stylesheet" type="text/css" href="./swagger-ui.css">
+    <link rel="stylesheet" type="text/css" href="./${assets['swagger-ui.css']}">
     <link rel="stylesheet" type="text/css" href="./explorer.css">
     <link rel="icon" type="image/png" href="./favicon-32x32.png" sizes="32x32">
     <link rel="icon" type="image/png" href="./favicon-16x16.png" sizes="16x16">
@@ -78,41 +96,39 @@ function indexHtml(title) {
   <body>
     <div id="swagger-ui"></div>
     <noscript>The API explorer needs JavaScript.</noscript>
-    <script src="./swagger-ui-bundle.js" charset="UTF-8"></script>
-    <script src="./swagger-ui-standalone-preset.js" charset="UTF-8"></script>
+    <script src="./${assets['swagger-ui-bundle.js']}" charset="UTF-8"></script>
+    <script src="./${assets['swagger-ui-standalone-preset.js']}" charset="UTF-8"></script>
     <script src="./explorer.js" charset="UTF-8"></script>
   </body>
 </html>
 `;
 }
 
-const EXPLORER_CSS = `html { box-sizing: border-box; overflow-y: scroll; }
-*, *::before, *::after { box-sizing: inherit; }
-body { margin: 0; background: #fafafa; }
-.svc-notice { margin: 0; padding: 8px 20px; background: #fff3cd; color: #664d03; font-family: sans-serif; font-size: 14px; }
-.swagger-ui .scheme-container .schemes > .schemes-server-container > label.svc-self-signed { display: flex; flex-direction: row; align-items: center; gap: 6px; align-self: flex-end; margin: 0 0 12px 24px; font-family: sans-serif; font-size: 13px; font-weight: normal; color: #3b4151; white-space: nowrap; }
-.swagger-ui label.svc-self-signed input[type=checkbox] { margin: 0; width: auto; }
-.svc-code-samples { padding: 0 20px 10px; }
-.svc-code-samples .opblock-section-header { margin: 0 -20px 10px; }
-.svc-code-samples-tabs { display: flex; gap: 6px; align-items: center; margin-bottom: 6px; }
-.svc-code-sample-tab { border: 1px solid #d9d9d9; background: #fff; border-radius: 4px; padding: 4px 10px; font-size: 12px; cursor: pointer; }
-.svc-code-sample-tab.active { background: #3b4151; color: #fff; }
-.svc-code-sample-copy { margin-left: auto; font-size: 12px; padding: 4px 10px; }
-pre.svc-code-sample { background: #333; color: #fff; padding: 10px; border-radius: 4px; white-space: pre; overflow-x: auto; font-size: 12px; margin: 0; }
-`;
+/** The page's own styles (beside swagger-ui.css). */
+export const PAGE_CSS = join(packageDir, 'src', 'page', 'explorer.css');
 
-/** The page's script (Swagger UI with the house plugins), a plain browser script. */
-export const PAGE_SCRIPT = join(packageDir, 'src', 'page', 'explorer.js');
+/** The page's script (Swagger UI with the house plugin): an ES module and its imports. */
+export const PAGE_SCRIPT = join(packageDir, 'src', 'page', 'main.js');
 
 /**
- * The page's script with its configuration in front: one entry per API for the top-bar selector.
+ * The page's script, bundled by rollup into one classic script (the page also works from
+ * disk, where module scripts are refused), with its configuration in front: one entry per API
+ * for the top-bar selector and the search index of every API.
  * @param {{ api: string, name: string, url: string }[]} apis
- * @returns {string}
+ * @param {any[]} index one `searchIndexOf` entry per API
+ * @returns {Promise<string>}
  */
-function explorerJs(apis) {
-  return `// Generated by packages/explorer/scripts/build.mjs from src/page/explorer.js - do not edit.
-window.SVC_EXPLORER = ${JSON.stringify({ apis }, null, 2)};
-${readFileSync(PAGE_SCRIPT, 'utf8')}`;
+async function explorerJs(apis, index) {
+  const bundle = await rollup({ input: PAGE_SCRIPT, onwarn: (warning) => { throw new Error(`explorer build: ${warning.message}`); } });
+  try {
+    const { output } = await bundle.generate({ format: 'iife', strict: true });
+    const config = JSON.stringify({ apis, index }).replace(/</g, '\\u003c');
+    return `// Generated by packages/explorer/scripts/build.mjs from src/page/ - do not edit.
+window.SVC_EXPLORER = ${config};
+${output[0].code}`;
+  } finally {
+    await bundle.close();
+  }
 }
 
 /**
@@ -168,15 +184,16 @@ export async function build({ outDir = defaultOutDir, apis } = {}) {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(join(outDir, 'specs'), { recursive: true });
   for (const file of SWAGGER_UI_ASSETS) copyFileSync(join(swaggerDir, file), join(outDir, file));
+  const assets = Object.fromEntries(FINGERPRINTED_ASSETS.map((file) => [file, fingerprint(outDir, file)]));
 
   const forDisk = {};
   const result = documents.map(({ name, document }) => {
     const spec = `specs/${name}.json`;
     // The curl and @svc/client samples are made here from the bundle, so they follow the spec.
-    const explorerCopy = withCodeSamples(name, withInlinePathParameters(document));
+    const explorerCopy = withCodeSamples(name, stripAuthorNotes(withInlinePathParameters(document)));
     forDisk[name] = explorerCopy;
     writeFileSync(join(outDir, spec), `${JSON.stringify(explorerCopy, null, 2)}\n`);
-    return { name, displayName: displayName(name, document), spec };
+    return { name, displayName: displayName(name, document), spec, index: searchIndexOf(name, displayName(name, document), explorerCopy) };
   });
   // For the page opened from disk (file:), where fetch() of the JSON files is refused; the page
   // loads it only then. `<` is escaped so that no text of a spec can end the script.
@@ -185,13 +202,13 @@ export async function build({ outDir = defaultOutDir, apis } = {}) {
     `window.SVC_EXPLORER_SPECS = ${JSON.stringify(forDisk).replace(/</g, '\\u003c')};\n`,
   );
   const entries = result.map(({ name, spec, displayName: n }) => ({ api: name, name: n, url: `./${spec}` }));
-  writeFileSync(join(outDir, 'index.html'), indexHtml('svc API explorer'));
-  writeFileSync(join(outDir, 'explorer.css'), EXPLORER_CSS);
-  writeFileSync(join(outDir, 'explorer.js'), explorerJs(entries));
+  writeFileSync(join(outDir, 'index.html'), indexHtml('svc API explorer', assets));
+  copyFileSync(PAGE_CSS, join(outDir, 'explorer.css'));
+  writeFileSync(join(outDir, 'explorer.js'), await explorerJs(entries, result.map((r) => r.index)));
   // A plain static server serves this file: the page then calls real endpoints directly (CORS).
   // startExplorer answers the same path itself with forward: true.
   writeFileSync(join(outDir, SERVER_INFO_PATH.slice(1)), `${JSON.stringify({ server: 'static', forward: false, mocks: [] })}\n`);
-  return { outDir, apis: result };
+  return { outDir, apis: result.map(({ name, displayName: n, spec }) => ({ name, displayName: n, spec })) };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -1,88 +1,46 @@
 // Code samples for every operation of a bundled OpenAPI document, made at build time so that they
-// always follow the spec: a curl command and a TypeScript call through the generated client
-// (@svc/client). The build adds them to the explorer's copy of each spec as `x-codeSamples`.
-//
-//   x-codeSamples:
-//     - { lang: Shell, label: curl, source: "curl -k -u \"$SVC_USER:$SVC_PASSWORD\" ..." }
-//     - { lang: TypeScript, label: '@svc/client', source: "import { createCentralClient } ..." }
-//
-// The samples read the endpoint and the credentials from the environment (SVC_HOST, SVC_USER,
-// SVC_PASSWORD); they never hold a password.
+// always follow the spec: curl, a TypeScript call through the generated client (@svc/client) and
+// Python with requests. The build adds them to the explorer's copy of each spec as `x-codeSamples`
+// (which Redoc and Scalar render too). The text of the samples comes from src/page/samples.js, the
+// same module the page uses for the live samples that follow the form; this file picks the values
+// from the spec's examples. The samples read the endpoint and the credentials from the environment
+// (SVC_HOST, SVC_USER, SVC_PASSWORD); they never hold a password.
 
-import { deref, exampleOf, mediaKind, operations, parametersOf, requestBodyOf } from '@svc/oas';
-
-/** Labels of the two samples (used by the page and the tests). */
-export const CURL_LABEL = 'curl';
-export const CLIENT_LABEL = '@svc/client';
-
-/** Environment variables the samples read. */
-export const ENV = { host: 'SVC_HOST', user: 'SVC_USER', password: 'SVC_PASSWORD' };
+import { deref, exampleOf, operations, parametersOf, requestBodyOf } from '@svc/oas';
+import { ENV, LABELS, samplesOf } from '../src/page/samples.js';
 
 /**
- * Name of the client factory of an API: `central` -> `createCentralClient`.
- * @param {string} api
- */
-export function clientFactory(api) {
-  const words = api.split(/[^a-zA-Z0-9]+/).filter(Boolean);
-  return `create${words.map((w) => w[0].toUpperCase() + w.slice(1)).join('')}Client`;
-}
-
-/**
- * The endpoint of the first server of a document, split for both languages:
- * `https://{host}:{port}/api/svc/v3` -> `https://$SVC_HOST:9440/api/svc/v3` (shell) and
- * `https://${process.env.SVC_HOST}:9440/api/svc/v3` (TypeScript). Variables other than `host`
- * take their default.
+ * The first server of a document as sample parts: `https://{host}:{port}/api/svc/v3` ->
+ * `[{ text: 'https://' }, { env: 'SVC_HOST' }, { text: ':9440/api/svc/v3' }]`; variables other
+ * than `host` take their default.
  * @param {any} document
- * @returns {{ shell: string, ts: string }}
+ * @returns {Array<{ text: string } | { env: string }>}
+ * @throws {Error} when the document has no server or a variable has no default
  */
-export function serverOf(document) {
+export function serverParts(document) {
   const server = document.servers?.[0];
   if (!server || typeof server.url !== 'string') throw new Error('code samples: the document has no server');
   const variables = server.variables ?? {};
-  const parts = server.url.split(/(\{[^}]+\})/);
-  let shell = '';
-  let ts = '';
-  for (const part of parts) {
+  return server.url.split(/(\{[^}]+\})/).filter(Boolean).map((part) => {
     const variable = /^\{([^}]+)\}$/.exec(part)?.[1];
-    if (variable === 'host') {
-      shell += `$${ENV.host}`;
-      ts += `\${process.env.${ENV.host}}`;
-    } else if (variable !== undefined) {
-      const value = variables[variable]?.default;
-      if (value === undefined) throw new Error(`code samples: server variable {${variable}} has no default`);
-      shell += escapeDoubleQuoted(String(value));
-      ts += escapeTemplate(String(value));
-    } else {
-      shell += escapeDoubleQuoted(part);
-      ts += escapeTemplate(part);
-    }
-  }
-  return { shell: shell.replace(/\/+$/, ''), ts: ts.replace(/\/+$/, '') };
-}
-
-/** Text inside a bash double-quoted string. */
-function escapeDoubleQuoted(text) {
-  return text.replace(/[\\"$`]/g, (c) => `\\${c}`);
-}
-
-/** Text inside a TypeScript template literal. */
-function escapeTemplate(text) {
-  return text.replace(/[\\`]/g, (c) => `\\${c}`).replace(/\$\{/g, '\\${');
-}
-
-/** A bash single-quoted word. */
-export function shellQuote(text) {
-  return `'${String(text).replace(/'/g, `'\\''`)}'`;
+    if (variable === undefined) return { text: part };
+    if (variable === 'host') return { env: ENV.host };
+    const value = variables[variable]?.default;
+    if (value === undefined) throw new Error(`code samples: server variable {${variable}} has no default`);
+    return { text: String(value) };
+  });
 }
 
 /**
- * The request body of an operation as the samples send it: `requestBodyOf` of @svc/oas, a JSON
- * body without an example sent as `{}`.
- * @returns {null | { kind: 'json' | 'binary' | 'other', contentType: string, value?: any }}
+ * The request body of an operation as the samples send it: `requestBodyOf` of @svc/oas (a JSON
+ * body without an example sent as `{}`), a binary body from `image.qcow2`, another from `body`.
+ * @returns {import('../src/page/samples.js').SampleRequest['body']}
  */
 function sampleBody(document, operation) {
   const body = requestBodyOf(document, operation);
-  return body && { kind: body.kind, contentType: body.mediaType, value: body.example ?? {} };
+  if (!body) return null;
+  if (body.kind === 'json') return { kind: 'json', contentType: body.mediaType, value: body.example ?? {} };
+  return { kind: 'file', contentType: body.mediaType, file: body.kind === 'binary' ? 'image.qcow2' : 'body' };
 }
 
 /** The media types of the 2xx answers of an operation. */
@@ -109,153 +67,39 @@ function sampleParameters(document, pathItem, operation) {
   return out;
 }
 
-/** The request URL path with path parameters filled in and required query parameters added. */
-function filledPath(path, params) {
-  let filled = path;
-  for (const { name, value } of params.path) filled = filled.split(`{${name}}`).join(encodeURIComponent(String(value)));
-  const query = params.query.map(({ name, value }) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
-  return query.length ? `${filled}?${query.join('&')}` : filled;
-}
-
 /**
- * The curl sample of an operation.
- * - `-k`: every endpoint of these APIs may use a self-signed certificate (the service
- *   description says clients may skip verification); the comment says to drop it otherwise.
- * - `-u "$SVC_USER:$SVC_PASSWORD"`: basic auth from the environment.
- * - JSON bodies from the first named request example, binary bodies from a file.
+ * The request the build-time samples send for an operation: the first server with `$SVC_HOST`,
+ * the examples of the path parameters and of the required query and header parameters, the first
+ * request body example; `-k` (insecure), since the endpoints' certificates are self-signed by default.
+ * @param {string} api the API name (`central`)
+ * @returns {import('../src/page/samples.js').SampleRequest}
  */
-export function curlSample(document, path, method, pathItem, operation) {
-  const params = sampleParameters(document, pathItem, operation);
-  const body = sampleBody(document, operation);
-  const accept = successTypes(document, operation);
-  const url = `${serverOf(document).shell}${escapeDoubleQuoted(filledPath(path, params))}`;
-  const lines = [
-    '# -k: the endpoint may use a self-signed certificate; drop it when the certificate is trusted.',
-    `curl -k -u "$${ENV.user}:$${ENV.password}" \\`,
-    `  -X ${method.toUpperCase()} "${url}"`,
-  ];
-  const add = (line) => {
-    lines[lines.length - 1] += ' \\';
-    lines.push(`  ${line}`);
+export function sampleRequest(api, document, path, method, pathItem, operation) {
+  return {
+    api,
+    method,
+    server: serverParts(document),
+    path,
+    params: sampleParameters(document, pathItem, operation),
+    body: sampleBody(document, operation),
+    accept: successTypes(document, operation),
+    insecure: true,
   };
-  const acceptType = accept.includes('application/json') ? 'application/json' : accept[0];
-  if (acceptType) add(`-H ${shellQuote(`Accept: ${acceptType}`)}`);
-  for (const { name, value } of params.header) add(`-H ${shellQuote(`${name}: ${value}`)}`);
-  if (body?.kind === 'json') {
-    add(`-H ${shellQuote(`Content-Type: ${body.contentType}`)}`);
-    add(`--data-raw ${shellQuote(JSON.stringify(body.value, null, 2))}`);
-  } else if (body?.kind === 'binary') {
-    add(`-H ${shellQuote(`Content-Type: ${body.contentType}`)}`);
-    add('--data-binary @image.qcow2');
-  } else if (body) {
-    add(`-H ${shellQuote(`Content-Type: ${body.contentType}`)}`);
-    add('--data-binary @body');
-  }
-  if (acceptType && mediaKind(acceptType) !== 'json') add('-o image.qcow2');
-  return `${lines.join('\n')}\n`;
-}
-
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/**
- * A JavaScript literal for a JSON value, indented (single-quoted strings, bare keys where
- * possible): `{ kind: 'image', offset: 0 }`.
- * @param {any} value
- * @param {string} [indent] indentation of the line the literal starts on
- */
-export function tsLiteral(value, indent = '') {
-  if (value === null) return 'null';
-  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r')}'`;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    const items = value.map((v) => tsLiteral(v, inner));
-    const flat = `[${items.join(', ')}]`;
-    if (flat.length <= 60 && !flat.includes('\n')) return flat;
-    return `[\n${items.map((i) => `${inner}${i},`).join('\n')}\n${indent}]`;
-  }
-  const entries = Object.entries(value);
-  if (entries.length === 0) return '{}';
-  const items = entries.map(([k, v]) => `${IDENTIFIER.test(k) ? k : tsLiteral(k)}: ${tsLiteral(v, inner)}`);
-  const flat = `{ ${items.join(', ')} }`;
-  if (flat.length <= 60 && !flat.includes('\n')) return flat;
-  return `{\n${items.map((i) => `${inner}${i},`).join('\n')}\n${indent}}`;
 }
 
 /**
- * The TypeScript sample of an operation: the call through the generated client of the API.
- * @param {string} api the API name (`central`), which names the client factory
- */
-export function clientSample(api, document, path, method, pathItem, operation) {
-  const factory = clientFactory(api);
-  const params = sampleParameters(document, pathItem, operation);
-  const body = sampleBody(document, operation);
-  const accept = successTypes(document, operation);
-  const binaryAnswer = accept.length > 0 && !accept.some((t) => mediaKind(t) === 'json');
-  const imports = [`import { ${factory} } from '@svc/client';`];
-  const fsImports = [];
-  if (body?.kind === 'binary' || body?.kind === 'other') fsImports.push('readFile');
-  if (binaryAnswer) fsImports.push('writeFile');
-  if (fsImports.length) imports.unshift(`import { ${fsImports.join(', ')} } from 'node:fs/promises';`);
-
-  const options = [];
-  const paramGroups = [];
-  for (const where of ['path', 'query', 'header']) {
-    if (params[where].length === 0) continue;
-    paramGroups.push(`${where}: ${tsLiteral(Object.fromEntries(params[where].map(({ name, value }) => [name, value])), '    ')}`);
-  }
-  if (paramGroups.length) {
-    const flat = `params: { ${paramGroups.join(', ')} }`;
-    options.push(flat.length <= 80 && !flat.includes('\n') ? flat : `params: {\n${paramGroups.map((g) => `    ${g},`).join('\n')}\n  }`);
-  }
-  const headers = {};
-  if (body?.kind === 'json') options.push(`body: ${tsLiteral(body.value, '  ')}`);
-  else if (body) {
-    options.push(`body: await readFile('${body.kind === 'binary' ? 'image.qcow2' : 'body'}')`);
-    headers['Content-Type'] = body.contentType;
-  }
-  if (binaryAnswer) {
-    options.push(`parseAs: 'arrayBuffer'`);
-    headers.Accept = accept[0];
-  }
-  if (Object.keys(headers).length) options.push(`headers: ${tsLiteral(headers, '  ')}`);
-  const call = options.length
-    ? `await client.${method.toUpperCase()}('${path}', {\n${options.map((o) => `  ${o},`).join('\n')}\n});`
-    : `await client.${method.toUpperCase()}('${path}');`;
-  const { ts } = serverOf(document);
-  const lines = [
-    ...imports,
-    '',
-    `const client = ${factory}({`,
-    `  baseUrl: \`${ts}\`,`,
-    `  username: process.env.${ENV.user}!,`,
-    `  password: process.env.${ENV.password}!,`,
-    '});',
-    '',
-    `const { data, error, response } = ${call}`,
-    'if (error !== undefined) throw new Error(`${response.status}: ${JSON.stringify(error)}`);',
-  ];
-  if (binaryAnswer) lines.push(`await writeFile('image.qcow2', new Uint8Array(data));`);
-  else lines.push('console.log(response.status, data);');
-  return `${lines.join('\n')}\n`;
-}
-
-/**
- * A copy of `document` where every operation has `x-codeSamples` with the curl and the
- * @svc/client samples (after any samples the spec already has, with the same labels replaced).
+ * A copy of `document` where every operation has `x-codeSamples`: curl, `@svc/client` and Python
+ * (`requests`), after any samples the spec already has (ours replace those with the same labels).
  * @param {string} api the API name (`central`)
  * @param {any} document the bundled document (not modified)
  * @returns {any}
  */
 export function withCodeSamples(api, document) {
   const copy = structuredClone(document);
+  const labels = new Set(Object.values(LABELS));
   for (const { path, method, pathItem, operation } of operations(copy)) {
-    const ours = [
-      { lang: 'Shell', label: CURL_LABEL, source: curlSample(copy, path, method, pathItem, operation) },
-      { lang: 'TypeScript', label: CLIENT_LABEL, source: clientSample(api, copy, path, method, pathItem, operation) },
-    ];
-    const theirs = (operation['x-codeSamples'] ?? []).filter((s) => s.label !== CURL_LABEL && s.label !== CLIENT_LABEL);
+    const ours = samplesOf(sampleRequest(api, copy, path, method, pathItem, operation));
+    const theirs = (operation['x-codeSamples'] ?? []).filter((s) => !labels.has(s.label));
     operation['x-codeSamples'] = [...theirs, ...ours];
   }
   return copy;

@@ -2,7 +2,10 @@
 // local HTTPS server with a self-signed certificate, the v0.8 upload, deep links, the filter and
 // the session-only Authorize.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import ts from 'typescript';
 import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,12 +18,12 @@ import { build } from '../scripts/build.mjs';
 import { startExplorer } from '../src/index.js';
 import { apis } from '@svc/oas/apis';
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-// The README's picture is refreshed on request (UPDATE_SCREENSHOT=1 npm test); otherwise the
-// screenshot goes to test-results/ so a test run leaves the work tree clean.
-const screenshot = process.env.UPDATE_SCREENSHOT
-  ? join(repoRoot, 'docs', 'explorer.png')
-  : join(repoRoot, 'test-results', 'explorer.png');
+const require = createRequire(import.meta.url);
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = join(packageDir, '..', '..');
+// The README's picture (docs/explorer.png) comes from test/workflows.test.js; this one stays in
+// test-results/ so that a test run leaves the work tree clean.
+const screenshot = join(repoRoot, 'test-results', 'explorer.png');
 const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const BASIC = Buffer.from('admin:secret').toString('base64');
 
@@ -73,7 +76,8 @@ beforeAll(async () => {
   await build({ outDir: dir });
   const started = await Promise.all(apis().map(async (api) => [api.name, await startMock({ document: api.bundle })]));
   mocks = started.map(([, m]) => m);
-  explorer = await startExplorer({ dir, mocks: Object.fromEntries(started.map(([name, m]) => [name, m.url])) });
+  // allowLoopback: the "real endpoint" of these tests runs on this machine.
+  explorer = await startExplorer({ dir, mocks: Object.fromEntries(started.map(([name, m]) => [name, m.url])), allowLoopback: true });
   realHost = await startRealHost();
   try {
     browser = await chromium.launch({
@@ -178,21 +182,35 @@ describe('API explorer in Chromium', () => {
       expect(curl).not.toContain(BASIC);
       expect(curl).not.toContain('secret');
 
-      // The build-time x-codeSamples: curl for the real endpoint and the @svc/client call.
+      // The live samples follow the form and the selected server (the mock through the explorer,
+      // plain http: no -k); each one is run here against that server.
       const samples = op.locator('.svc-code-samples');
       const sample = samples.locator('pre.svc-code-sample');
+      const base = `${explorer.url}mock/${c.api}${c.basePath}`;
       const shell = await sample.innerText();
-      expect(shell).toContain('curl -k -u "$SVC_USER:$SVC_PASSWORD"');
-      expect(shell).toContain(`-X ${c.method} "https://$SVC_HOST:9440${c.basePath}${c.path}`);
+      expect(shell).toContain('curl -u "$SVC_USER:$SVC_PASSWORD"');
+      expect(shell).not.toContain(' -k ');
+      expect(shell).toContain(`-X ${c.method} "${base}${c.path}`);
       if (c.json) expect(shell).toContain('--data-raw');
-      await samples.getByRole('tab', { name: /@svc\/client/ }).click();
-      const ts = await sample.innerText();
-      expect(ts).toContain(`import { ${c.factory} } from '@svc/client';`);
-      expect(ts).toContain(`await client.${c.method}('${c.path}'`);
+      await samples.getByRole('tab', { name: '@svc/client' }).click();
+      const tsSource = await sample.innerText();
+      expect(tsSource).toContain(`import { ${c.factory} } from '@svc/client';`);
+      expect(tsSource).toContain(`baseUrl: \`${base}\``);
+      expect(tsSource).not.toContain('insecureSkipTlsVerify');
+      expect(tsSource).toContain(`await client.${c.method}('${c.path}'`);
+      await samples.getByRole('tab', { name: 'Python (requests)' }).click();
+      const pySource = await sample.innerText();
+      expect(pySource).toContain(`f"${base}${c.path}`);
+      expect(pySource).not.toContain('verify=');
+      for (const [lang, source] of [['shell', shell], ['typescript', tsSource], ['python', pySource]]) {
+        const out = await runSample(lang, source);
+        expect(out, `${lang} sample of ${c.operationId}:\n${source}`).toMatchObject({ status: 0 });
+        expect(out.stdout).toContain(lang === 'shell' ? c.body : '200');
+      }
 
       if (c.api === 'central') {
         mkdirSync(dirname(screenshot), { recursive: true });
-        await samples.getByRole('tab', { name: /curl/ }).click();
+        await samples.getByRole('tab', { name: 'curl' }).click();
         const bottom = await live.evaluate((el) => Math.ceil(el.getBoundingClientRect().bottom + window.scrollY) + 16);
         await page.screenshot({ path: screenshot, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: bottom } });
       }
@@ -248,22 +266,45 @@ describe('API explorer in Chromium', () => {
     expect(await page.locator('.svc-notice').count()).toBe(0);
   });
 
-  it('filters operations by words of their path, method, operationId or summary', async () => {
+  it('searches every API from the sidebar, descriptions included, with the query in the link', async () => {
     await page.goto(`${explorer.url}?api=element`);
-    const filter = page.locator('input.operation-filter-input');
-    await filter.waitFor({ timeout: 15_000 });
+    const search = page.locator('#svc-search-input');
+    await search.waitFor({ timeout: 15_000 });
     await opLocator('images_upload_v0_8').waitFor({ timeout: 15_000 });
     const total = await page.locator('.opblock').count();
-    await filter.fill('upload');
+    // Only the description of storage_containers_list_v2_0 names FIQL.
+    await search.fill('fiql');
     await expect.poll(() => page.locator('.opblock').count()).toBe(1);
-    expect(await opLocator('images_upload_v0_8').count()).toBe(1);
-    await filter.fill('get v2.0');
+    expect(await opLocator('storage_containers_list_v2_0').count()).toBe(1);
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('fiql');
+    expect(await page.locator('.svc-sidebar .svc-nav-op').count()).toBe(1);
+    await search.fill('get v2.0');
     await expect.poll(async () => (await page.locator('.opblock .opblock-summary-method').allInnerTexts()).every((m) => m === 'GET')).toBe(true);
     const paths = await page.locator('.opblock .opblock-summary-path').allInnerTexts();
     expect(paths.length).toBeGreaterThan(1);
     for (const p of paths) expect(p).toContain('/v2.0/');
-    await filter.fill('');
-    await expect.poll(() => page.locator('.opblock').count()).toBe(total);
+    // Only a central operation speaks of checksums: this API says so and links there.
+    await search.fill('checksum');
+    const noMatch = page.locator('.svc-no-match');
+    await expect.poll(() => noMatch.innerText()).toContain('Nothing in element API (v0.8 and v2.0) matches "checksum".');
+    expect(await noMatch.locator('a').innerText()).toBe('central API (v3) (1)');
+    expect(await page.locator('.svc-sidebar .svc-nav-op').allInnerTexts()).toEqual([expect.stringContaining('PUT')]);
+    expect(await page.locator('body').innerText()).not.toContain('No operations defined in spec');
+    // The link keeps the query: a reload (or a shared link) shows the same search.
+    await search.fill('zzz-nothing');
+    await page.reload();
+    await expect.poll(() => page.locator('.svc-no-match').innerText(), { timeout: 15_000 }).toContain('No API has a matching operation');
+    expect(await page.locator('#svc-search-input').inputValue()).toBe('zzz-nothing');
+    expect(await page.locator('.svc-sidebar').innerText()).toContain('Nothing matches "zzz-nothing" in any API.');
+    // Following a match in another API opens it there.
+    await page.locator('#svc-search-input').fill('checksum');
+    await page.locator('.svc-sidebar .svc-nav-op').click();
+    await expect.poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain('svc central API');
+    await opLocator('images_upload_file').locator('.opblock-body').waitFor({ timeout: 15_000 });
+    await page.locator('#svc-search-input').fill('');
+    await page.goto(`${explorer.url}?api=element`);
+    await expect.poll(() => page.locator('.opblock').count(), { timeout: 15_000 }).toBe(total);
+    expect(pageErrors).toEqual([]);
   });
 
   it('calls a real endpoint (self-signed HTTPS) through the explorer, with -k after ticking self-signed', async () => {
@@ -298,7 +339,17 @@ describe('API explorer in Chromium', () => {
     const curl = await op.locator('.request-snippets .curl').first().innerText();
     expect(curl).toContain(`curl -k -u 'admin' -X 'POST'`);
     expect(curl).toContain(realUrl);
+    // The samples follow the chosen endpoint, and skip verification in all three languages.
+    const samples = op.locator('.svc-code-samples');
+    expect(await samples.locator('pre').innerText()).toContain(`curl -k -u "$SVC_USER:$SVC_PASSWORD" \\\n  -X POST "${realUrl}"`);
+    await samples.getByRole('tab', { name: '@svc/client' }).click();
+    expect(await samples.locator('pre').innerText()).toContain(`baseUrl: \`https://127.0.0.1:${realHost.port}/api/svc/v3\`,`);
+    expect(await samples.locator('pre').innerText()).toContain('insecureSkipTlsVerify: true');
+    await samples.getByRole('tab', { name: 'Python (requests)' }).click();
+    expect(await samples.locator('pre').innerText()).toContain('verify=False');
     await selfSignedBox.uncheck();
+    expect(await samples.locator('pre').innerText()).not.toContain('verify=False');
+    await samples.getByRole('tab', { name: 'curl' }).click();
     expect(pageErrors).toEqual([]);
   });
 
@@ -349,6 +400,138 @@ describe('API explorer in Chromium', () => {
   });
 });
 
+describe('error answers explained', () => {
+  it('a 401 says to click Authorize', async () => {
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 1600 } });
+    try {
+      const p = await fresh.newPage();
+      await p.goto(`${explorer.url}?api=central#/Images/images_list`);
+      const op = p.locator('.opblock[id$="-images_list"]');
+      await op.locator('.opblock-body').waitFor({ timeout: 15_000 });
+      await op.locator('button.execute').click();
+      const why = op.locator('.svc-explanation');
+      await expect.poll(() => why.innerText(), { timeout: 30_000 }).toContain('401 Unauthorized');
+      expect(await why.innerText()).toContain('Click Authorize');
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it("the mock's refusal (sl-violations) is shown as the reason, not only an example body", async () => {
+    await page.goto(`${explorer.url}?api=central#/Images/images_create`);
+    const op = opLocator('images_create');
+    await op.locator('.opblock-body').waitFor({ timeout: 15_000 });
+    await ensureAuthorized();
+    await op.locator('.body-param textarea').fill('{"spec": {}}');
+    await execute(op);
+    const why = op.locator('.svc-explanation');
+    await expect.poll(() => why.innerText(), { timeout: 30_000 }).toContain('The mock (Prism) refused the request: request.body');
+    expect(await op.locator('.live-responses-table tr.response .response-col_status').first().innerText()).toMatch(/^4\d\d$/);
+  });
+
+  it('an upload without a file says to choose one', async () => {
+    await page.goto(`${explorer.url}?api=element#/${encodeURIComponent('Image upload (v0.8)')}/images_upload_v0_8`);
+    const op = opLocator('images_upload_v0_8');
+    await op.locator('.opblock-body').waitFor({ timeout: 15_000 });
+    await execute(op);
+    await expect.poll(() => op.locator('.svc-explanation').innerText(), { timeout: 15_000 }).toContain('Choose the file to upload first');
+    expect(await op.locator('.live-responses-table').count()).toBe(0);
+  });
+});
+
+describe('quality of the page', () => {
+  /** axe-core's serious and critical violations on the page as it is now (rule id and targets). */
+  async function seriousViolations(p) {
+    await p.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    const result = await p.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  }
+
+  it('wears the svc brand, not the Swagger logo', async () => {
+    await page.goto(`${explorer.url}?api=central`);
+    await page.locator('.svc-logo').waitFor({ timeout: 15_000 });
+    expect(await page.locator('.topbar .svc-logo').innerText()).toMatch(/svc\s*API explorer/);
+    expect(await page.locator('.topbar a svg, .topbar img').count()).toBe(0);
+    expect(await page.locator('.topbar').innerText()).not.toMatch(/swagger|smartbear/i);
+  });
+
+  for (const scheme of ['light', 'dark']) {
+    it(`has no serious or critical axe-core violation (${scheme}): list, open operation with an answer, search`, async () => {
+      const p = await browser.newPage({ viewport: { width: 1280, height: 1600 }, colorScheme: scheme });
+      try {
+        await p.goto(`${explorer.url}?api=central#/Images/images_list`);
+        const op = p.locator('.opblock[id$="-images_list"]');
+        await op.locator('.svc-code-samples').waitFor({ timeout: 15_000 });
+        expect(await p.evaluate(() => document.documentElement.classList.contains('dark-mode'))).toBe(scheme === 'dark');
+        await op.locator('button.execute').click();
+        await op.locator('.svc-explanation').waitFor({ timeout: 30_000 }); // a 401, explained
+        expect(await seriousViolations(p)).toEqual([]);
+        await p.locator('#svc-search-input').fill('zzz-nothing');
+        await p.locator('.svc-no-match').waitFor();
+        expect(await seriousViolations(p)).toEqual([]);
+      } finally {
+        await p.close();
+      }
+    });
+  }
+
+  it('dark mode: the inactive code-sample tab is not a blank white box', async () => {
+    const p = await browser.newPage({ viewport: { width: 1280, height: 1200 }, colorScheme: 'dark' });
+    try {
+      await p.goto(`${explorer.url}?api=central#/Images/images_list`);
+      const tab = p.locator('.opblock[id$="-images_list"] .svc-code-sample-tab:not(.active)').first();
+      await tab.waitFor({ timeout: 15_000 });
+      const colors = await tab.evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { background: style.backgroundColor, color: style.color, text: el.innerText };
+      });
+      expect(colors.text).toBe('@svc/client');
+      expect(colors.background).not.toBe('rgb(255, 255, 255)');
+      expect(colors.color).not.toBe(colors.background);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('shows a focus ring on what the keyboard reaches', async () => {
+    await page.goto(`${explorer.url}?api=central`);
+    await page.locator('#svc-search-input').waitFor({ timeout: 15_000 });
+    await page.locator('.opblock').first().waitFor({ timeout: 15_000 });
+    const rings = [];
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      rings.push(await page.evaluate(() => {
+        const el = document.activeElement;
+        const style = getComputedStyle(el);
+        return { what: `${el.tagName} ${el.className || el.id}`, outline: style.outlineStyle, width: parseFloat(style.outlineWidth) };
+      }));
+    }
+    expect(rings.some((r) => r.what.includes('svc-search-input') || r.what.startsWith('INPUT'))).toBe(true);
+    for (const ring of rings.filter((r) => r.what !== 'BODY ')) {
+      expect(ring, ring.what).toMatchObject({ outline: 'solid' });
+      expect(ring.width, ring.what).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('390 px wide: the operations come first, the introduction after them', async () => {
+    const p = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      await p.goto(`${explorer.url}?api=central`);
+      await p.locator('.opblock').first().waitFor({ timeout: 15_000 });
+      const top = (selector) => p.locator(selector).first().evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+      const firstOperation = await top('.opblock');
+      expect(firstOperation).toBeLessThan(844); // on the first screen
+      expect(await top('.information-container')).toBeGreaterThan(firstOperation);
+      expect(await top('.scheme-container')).toBeGreaterThan(firstOperation);
+      expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    } finally {
+      await p.close();
+    }
+  });
+});
+
 describe('Logout', () => {
   it('forgets the credentials of the session', async () => {
     await page.goto(`${explorer.url}?api=central`);
@@ -366,6 +549,31 @@ describe('Logout', () => {
     expect(await button.getAttribute('class')).toContain('unlocked');
   });
 });
+
+/**
+ * Runs a sample copied from the page: bash for curl, python3 for Python, Node for TypeScript
+ * (transpiled, @svc/client resolved from this package), with the credentials in the environment.
+ * Asynchronous: the explorer that answers runs in this process.
+ * @returns {Promise<{ status: number | null, stdout: string, stderr: string }>}
+ */
+async function runSample(lang, source) {
+  const env = { ...process.env, SVC_USER: 'admin', SVC_PASSWORD: 'secret' };
+  let command = lang === 'shell' ? ['bash', ['-c', source]] : ['python3', ['-c', source]];
+  const file = join(packageDir, `.sample-run-${process.pid}.mjs`);
+  if (lang === 'typescript') {
+    writeFileSync(file, ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
+    command = [process.execPath, [file]];
+  }
+  try {
+    return await new Promise((resolve) => {
+      execFile(command[0], command[1], { env, timeout: 30_000 }, (error, stdout, stderr) => {
+        resolve({ status: error ? (error.code ?? null) : 0, stdout, stderr });
+      });
+    });
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
 
 /** The operation block of an operationId (the tag part of the id varies). */
 function opLocator(operationId) {

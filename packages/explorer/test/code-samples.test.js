@@ -2,18 +2,13 @@
 // the real bundles type-checked against @svc/client, so that a sample cannot drift from the client.
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import {
-  clientFactory,
-  clientSample,
-  curlSample,
-  serverOf,
-  shellQuote,
-  tsLiteral,
-  withCodeSamples,
-} from '../scripts/code-samples.mjs';
+import { sampleRequest, serverParts, withCodeSamples } from '../scripts/code-samples.mjs';
+import { clientFactory, curl, literal, python, shellQuote, typescript } from '../src/page/samples.js';
 import { operations } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
 
@@ -59,52 +54,80 @@ describe('code samples', () => {
   });
 
   it('takes the endpoint from the first server, the host from SVC_HOST', () => {
-    expect(serverOf(doc)).toEqual({ shell: 'https://$SVC_HOST:9440/api/svc/v3', ts: 'https://${process.env.SVC_HOST}:9440/api/svc/v3' });
-    expect(() => serverOf({ servers: [{ url: 'https://{host}{x}' }] })).toThrow(/\{x\} has no default/);
-    expect(() => serverOf({})).toThrow(/no server/);
+    expect(serverParts(doc)).toEqual([{ text: 'https://' }, { env: 'SVC_HOST' }, { text: ':' }, { text: '9440' }, { text: '/api/svc/v3' }]);
+    expect(() => serverParts({ servers: [{ url: 'https://{host}{x}' }] })).toThrow(/\{x\} has no default/);
+    expect(() => serverParts({})).toThrow(/no server/);
   });
 
   it('quotes for the shell and writes TypeScript literals', () => {
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
-    expect(tsLiteral({ kind: 'image', 'a-b': [1, null], s: "it's" })).toBe(`{ kind: 'image', 'a-b': [1, null], s: 'it\\'s' }`);
+    expect(literal({ kind: 'image', 'a-b': [1, null], s: "it's" })).toBe(`{ kind: 'image', 'a-b': [1, null], s: 'it\\'s' }`);
   });
 
   it('curl: -k, -u from the environment, the filled path and the JSON body', () => {
     const [update] = operations(doc);
-    const curl = curlSample(doc, update.path, update.method, update.pathItem, update.operation);
-    expect(curl).toContain('curl -k -u "$SVC_USER:$SVC_PASSWORD"');
-    expect(curl).toContain('-X PUT "https://$SVC_HOST:9440/api/svc/v3/images/a%20b"');
-    expect(curl).toContain("-H 'Content-Type: application/json'");
-    expect(curl).toContain(`--data-raw '{\n  "spec": {\n    "name": "it'\\''s"\n  }\n}'`);
+    const shell = curl(sampleRequest('central', doc, update.path, update.method, update.pathItem, update.operation));
+    expect(shell).toContain('curl -k -u "$SVC_USER:$SVC_PASSWORD"');
+    expect(shell).toContain('-X PUT "https://$SVC_HOST:9440/api/svc/v3/images/a%20b"');
+    expect(shell).toContain("-H 'Content-Type: application/json'");
+    expect(shell).toContain(`--data-raw '{\n  "spec": {\n    "name": "it'\\''s"\n  }\n}'`);
   });
 
   it('curl and client for a binary upload and download', () => {
     const byId = Object.fromEntries(operations(doc).map((o) => [o.operation.operationId, o]));
     const upload = byId.images_upload_file;
     const download = byId.images_download_file;
-    const curl = curlSample(doc, upload.path, upload.method, upload.pathItem, upload.operation);
-    expect(curl).toContain("-H 'X-Container: <X-Container>'");
-    expect(curl).toContain("-H 'Content-Type: application/octet-stream'");
-    expect(curl).toContain('--data-binary @image.qcow2');
-    const client = clientSample('central', doc, upload.path, upload.method, upload.pathItem, upload.operation);
+    const shell = curl(sampleRequest('central', doc, upload.path, upload.method, upload.pathItem, upload.operation));
+    expect(shell).toContain("-H 'X-Container: <X-Container>'");
+    expect(shell).toContain("-H 'Content-Type: application/octet-stream'");
+    expect(shell).toContain('--data-binary @image.qcow2');
+    const client = typescript(sampleRequest('central', doc, upload.path, upload.method, upload.pathItem, upload.operation));
     expect(client).toContain("import { readFile } from 'node:fs/promises';");
     expect(client).toContain("await client.PUT('/images/{uuid}/file', {");
     expect(client).toContain("body: await readFile('image.qcow2')");
     expect(client).toContain("'Content-Type': 'application/octet-stream'");
-    const get = clientSample('central', doc, download.path, download.method, download.pathItem, download.operation);
+    const get = typescript(sampleRequest('central', doc, download.path, download.method, download.pathItem, download.operation));
     expect(get).toContain("parseAs: 'arrayBuffer'");
     expect(get).toContain("await writeFile('image.qcow2', new Uint8Array(data));");
-    expect(curlSample(doc, download.path, download.method, download.pathItem, download.operation)).toContain('-o image.qcow2');
+    expect(curl(sampleRequest('central', doc, download.path, download.method, download.pathItem, download.operation))).toContain('-o image.qcow2');
   });
 
-  it('adds both samples to every operation without touching the input, keeping other samples', () => {
+  it('python: requests with the JSON body as a Python literal, a file body from open()', () => {
+    const byId = Object.fromEntries(operations(doc).map((o) => [o.operation.operationId, o]));
+    const request = (id) => sampleRequest('central', doc, byId[id].path, byId[id].method, byId[id].pathItem, byId[id].operation);
+    const update = python({ ...request('images_update'), body: { kind: 'json', contentType: 'application/json', value: { a: true, b: null, c: "it's" } } });
+    expect(update).toContain(`    'PUT',\n    f"https://{os.environ['SVC_HOST']}:9440/api/svc/v3/images/a%20b",`);
+    expect(update).toContain("auth=(os.environ['SVC_USER'], os.environ['SVC_PASSWORD'])");
+    expect(update).toContain(`json={'a': True, 'b': None, 'c': 'it\\'s'},`);
+    expect(update).toContain('verify=False,');
+    const upload = python(request('images_upload_file'));
+    expect(upload).toContain("with open('image.qcow2', 'rb') as body:");
+    expect(upload).toContain('data=body,');
+    expect(upload).toContain("'X-Container': '<X-Container>'");
+  });
+
+  it('skips TLS verification in all three languages or in none (curl -k)', () => {
+    const [update] = operations(doc);
+    const request = sampleRequest('central', doc, update.path, update.method, update.pathItem, update.operation);
+    const on = [curl(request), typescript(request), python(request)];
+    expect(on[0]).toContain('curl -k ');
+    expect(on[1]).toContain('insecureSkipTlsVerify: true');
+    expect(on[2]).toContain('verify=False');
+    const off = { ...request, insecure: false, server: [{ text: 'https://pc.example:9440/api/svc/v3' }] };
+    expect(curl(off)).not.toContain('-k');
+    expect(typescript(off)).not.toContain('insecureSkipTlsVerify');
+    expect(python(off)).not.toContain('verify=');
+    expect(curl(off)).toContain('"https://pc.example:9440/api/svc/v3/images/a%20b"');
+  });
+
+  it('adds the three samples to every operation without touching the input, keeping other samples', () => {
     const input = structuredClone(doc);
     input.paths['/images/{uuid}'].put['x-codeSamples'] = [{ lang: 'Go', label: 'go', source: 'x' }, { lang: 'Shell', label: 'curl', source: 'old' }];
     const out = withCodeSamples('central', input);
-    expect(out.paths['/images/{uuid}'].put['x-codeSamples'].map((s) => s.label)).toEqual(['go', 'curl', '@svc/client']);
+    expect(out.paths['/images/{uuid}'].put['x-codeSamples'].map((s) => s.label)).toEqual(['go', 'curl', '@svc/client', 'Python (requests)']);
     expect(out.paths['/images/{uuid}'].put['x-codeSamples'][1].source).not.toBe('old');
     expect(input.paths['/images/{uuid}'].put['x-codeSamples']).toHaveLength(2);
-    for (const { operation } of operations(out)) expect(operation['x-codeSamples'].length).toBeGreaterThanOrEqual(2);
+    for (const { operation } of operations(out)) expect(operation['x-codeSamples'].length).toBeGreaterThanOrEqual(3);
   });
 });
 
@@ -144,4 +167,32 @@ describe('TypeScript samples of the bundles', () => {
     expect(problems.filter((p) => p.startsWith('control.ts'))).not.toEqual([]);
     expect(problems.filter((p) => !p.startsWith('control.ts'))).toEqual([]);
   }, 120_000);
+});
+
+describe('Python samples of the bundles', () => {
+  it('compile with python3 (py_compile), and a broken control does not', () => {
+    const work = mkdtempSync(join(tmpdir(), 'explorer-py-'));
+    try {
+      const files = [];
+      for (const api of apis()) {
+        const document = JSON.parse(readFileSync(api.bundleJson, 'utf8'));
+        for (const { operation } of operations(withCodeSamples(api.name, document))) {
+          const sample = operation['x-codeSamples'].find((s) => s.label === 'Python (requests)');
+          const file = join(work, `${api.name}_${operation.operationId}.py`);
+          writeFileSync(file, sample.source);
+          files.push(file);
+        }
+      }
+      expect(files.length).toBeGreaterThan(20);
+      const compile = (list) => spawnSync('python3', ['-m', 'py_compile', ...list], { encoding: 'utf8' });
+      const result = compile(files);
+      expect(result.stderr).toBe('');
+      expect(result.status).toBe(0);
+      const control = join(work, 'control.py');
+      writeFileSync(control, "response = requests.request(\n    'GET',\n");
+      expect(compile([control]).status).not.toBe(0);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from '../scripts/build.mjs';
@@ -33,6 +33,14 @@ async function startFakeUpstream() {
   };
 }
 
+/** The name under which the build wrote `name` (`swagger-ui-bundle.js` -> `swagger-ui-bundle.<hash>.js`). */
+function asset(name) {
+  const dot = name.lastIndexOf('.');
+  const [stem, ext] = [name.slice(0, dot), name.slice(dot)];
+  const hashed = (file) => file.startsWith(`${stem}.`) && file.endsWith(ext) && /^[0-9a-f]{10}$/.test(file.slice(stem.length + 1, -ext.length));
+  return readdirSync(dir).find(hashed) ?? name;
+}
+
 let dir;
 let upstream;
 let explorer;
@@ -56,14 +64,15 @@ afterAll(async () => {
 describe('build', () => {
   it('writes the page, the initialiser and one spec per API', () => {
     const html = readFileSync(join(dir, 'index.html'), 'utf8');
-    expect(html).toContain('swagger-ui-bundle.js');
-    expect(html).toContain('swagger-ui-standalone-preset.js');
+    expect(html).toMatch(/src="\.\/swagger-ui-bundle\.[0-9a-f]{10}\.js"/);
+    expect(html).toMatch(/src="\.\/swagger-ui-standalone-preset\.[0-9a-f]{10}\.js"/);
+    expect(html).toMatch(/href="\.\/swagger-ui\.[0-9a-f]{10}\.css"/);
     expect(html).not.toMatch(/https?:\/\//); // nothing from a CDN
     const js = readFileSync(join(dir, 'explorer.js'), 'utf8');
     for (const option of [
-      "layout: 'StandaloneLayout'",
+      "layout: 'SvcLayout'",
       'deepLinking: true',
-      'filter: true',
+      'filter: query || true',
       "docExpansion: 'list'",
       'persistAuthorization: false',
       'tryItOutEnabled: true',
@@ -73,16 +82,14 @@ describe('build', () => {
       'validatorUrl: null',
     ]) expect(js).toContain(option);
     expect(js).not.toContain('localStorage.setItem');
-    expect(js).toContain('"api": "central"');
-    expect(js).toContain('"url": "./specs/central.json"');
-    expect(js).toContain('"name": "central API (v3)"');
+    expect(js).toContain('{"api":"central","name":"central API (v3)","url":"./specs/central.json"}');
     const spec = JSON.parse(readFileSync(join(dir, 'specs', 'central.json'), 'utf8'));
     expect(spec.openapi).toMatch(/^3\.1/);
     // A plain static server serves this copy: no forwarder behind it.
     expect(JSON.parse(readFileSync(join(dir, 'explorer-server.json'), 'utf8'))).toMatchObject({ forward: false });
   });
 
-  it('adds curl and @svc/client samples to every operation of every API', () => {
+  it('adds curl, @svc/client and Python samples to every operation of every API', () => {
     for (const api of ['central', 'element', 'objects']) {
       const spec = JSON.parse(readFileSync(join(dir, 'specs', `${api}.json`), 'utf8'));
       let operations = 0;
@@ -91,7 +98,7 @@ describe('build', () => {
           if (!item[method]) continue;
           operations++;
           const labels = item[method]['x-codeSamples']?.map((s) => s.label);
-          expect(labels, `${api} ${method} ${path}`).toEqual(['curl', '@svc/client']);
+          expect(labels, `${api} ${method} ${path}`).toEqual(['curl', '@svc/client', 'Python (requests)']);
         }
         // Path-level parameters are inlined (Swagger UI shows a bare $ref as a nameless "any").
         for (const parameter of item.parameters ?? []) {
@@ -114,8 +121,7 @@ describe('build', () => {
       const result = await build({ outDir: out, apis: [{ name: 'central', bundleJson: central }, { name: 'element', bundleJson: element }] });
       expect(result.apis.map((a) => a.displayName)).toEqual(['central API (v3)', 'element API (v0.8 and v2.0)']);
       const js = readFileSync(join(out, 'explorer.js'), 'utf8');
-      expect(js).toContain('"url": "./specs/element.json"');
-      expect(js).toContain('"name": "element API (v0.8 and v2.0)"');
+      expect(js).toContain('{"api":"element","name":"element API (v0.8 and v2.0)","url":"./specs/element.json"}');
       await expect(build({ outDir: out, apis: [{ name: 'objects', bundleJson: join(other, 'missing.json') }] })).rejects.toThrow(/npm run bundle/);
     } finally {
       rmSync(other, { recursive: true, force: true });
@@ -143,7 +149,8 @@ describe('static files', () => {
     ['swagger-ui.css', 'text/css; charset=utf-8'],
     ['favicon-32x32.png', 'image/png'],
     ['specs/central.json', 'application/json; charset=utf-8'],
-  ])('serves /%s as %s', async (path, type) => {
+  ])('serves /%s as %s', async (name, type) => {
+    const path = asset(name);
     const res = await fetch(`${explorer.url}${path}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe(type);
@@ -270,7 +277,7 @@ describe('startExplorer errors', () => {
 describe('forwarder to real endpoints', () => {
   it('says what it offers at /explorer-server.json', async () => {
     const info = await (await fetch(`${explorer.url}${SERVER_INFO_PATH.slice(1)}`)).json();
-    expect(info).toEqual({ server: 'startExplorer', forward: true, insecureTls: false, mocks: ['central'] });
+    expect(info).toEqual({ server: 'startExplorer', forward: true, insecureTls: false, mocks: ['central'], localSvc: false });
     const off = await startExplorer({ dir, forward: false });
     try {
       expect((await (await fetch(`${off.url}${SERVER_INFO_PATH.slice(1)}`)).json()).forward).toBe(false);
@@ -330,8 +337,14 @@ describe('forwarder to real endpoints', () => {
     const dead = await startFakeUpstream();
     const { port } = new URL(dead.url);
     await dead.close();
-    const res = await fetch(`${explorer.url}forward/http/127.0.0.1:${port}/x`, { headers: { [FORWARD_HEADER]: 'verify' } });
-    expect(res.status).toBe(502);
-    expect(await res.text()).toMatch(/did not answer.*ECONNREFUSED/);
+    // A port of this machine: only with allowLoopback (see robustness.test.js).
+    const open = await startExplorer({ dir, allowLoopback: true });
+    try {
+      const res = await fetch(`${open.url}forward/http/127.0.0.1:${port}/x`, { headers: { [FORWARD_HEADER]: 'verify' } });
+      expect(res.status).toBe(502);
+      expect(await res.text()).toMatch(/did not answer.*ECONNREFUSED/);
+    } finally {
+      await open.close();
+    }
   });
 });

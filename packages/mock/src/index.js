@@ -46,10 +46,33 @@ export async function startMock({ document, port, dynamic = false, timeoutMs = 6
   if (!existsSync(document)) {
     throw new Error(`startMock: document "${document}" does not exist; run \`npm run bundle\` first`);
   }
-  const listenPort = port ?? (await freePort());
-  const args = ['mock', document, '-h', '127.0.0.1', '-p', String(listenPort)];
-  if (dynamic) args.push('--dynamic');
-  return startPrism({ args, port: listenPort, label: 'startMock', timeoutMs });
+  return onFreePort(port, (listenPort) => {
+    const args = ['mock', document, '-h', '127.0.0.1', '-p', String(listenPort)];
+    if (dynamic) args.push('--dynamic');
+    return startPrism({ args, port: listenPort, label: 'startMock', timeoutMs });
+  });
+}
+
+/**
+ * Runs `start` on `port`, or on a free port when `port` is undefined. A free port can be taken by
+ * another process between the kernel's answer and Prism's bind (many servers start at once in
+ * tests): then it tries again with a new one, a few times.
+ * @template T
+ * @param {number | undefined} port
+ * @param {(port: number) => Promise<T>} start
+ * @param {() => Promise<number>} [pick] where free ports come from (`freePort`)
+ * @returns {Promise<T>}
+ * @throws what `start` throws: at once unless it is EADDRINUSE on a port picked here, else on the third try
+ */
+export async function onFreePort(port, start, pick = freePort) {
+  if (port !== undefined) return start(port);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await pick());
+    } catch (error) {
+      if (attempt === 3 || !/EADDRINUSE/.test(error.message)) throw error;
+    }
+  }
 }
 
 /**
@@ -71,11 +94,12 @@ export async function startProxy({ document, upstream, insecure = false, port, t
   if (!existsSync(document)) {
     throw new Error(`startProxy: document "${document}" does not exist; run \`npm run bundle\` first`);
   }
-  const listenPort = port ?? (await freePort());
   const env = { ...process.env };
   if (insecure) env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
-  const args = ['proxy', document, upstream, '--errors', '-h', '127.0.0.1', '-p', String(listenPort)];
-  return startPrism({ args, env, port: listenPort, label: 'startProxy', timeoutMs });
+  return onFreePort(port, (listenPort) => {
+    const args = ['proxy', document, upstream, '--errors', '-h', '127.0.0.1', '-p', String(listenPort)];
+    return startPrism({ args, env, port: listenPort, label: 'startProxy', timeoutMs });
+  });
 }
 
 /**

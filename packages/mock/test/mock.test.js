@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { startMock, startProxy } from '../src/index.js';
+import { onFreePort, startMock, startProxy } from '../src/index.js';
 
 const bundle = fileURLToPath(new URL('../../../dist/central.yaml', import.meta.url));
 const auth = { Authorization: `Basic ${Buffer.from('admin:mock').toString('base64')}` };
@@ -53,5 +53,24 @@ describe('startProxy', () => {
 
   it('names the missing document', async () => {
     await expect(startProxy({ document: '/nonexistent/api.yaml', upstream: 'http://127.0.0.1:1' })).rejects.toThrow(/startProxy: document "\/nonexistent\/api.yaml" does not exist/);
+  });
+});
+
+describe('onFreePort', () => {
+  const inUse = (port) => Promise.reject(new Error(`Prism exited: listen EADDRINUSE: address already in use 127.0.0.1:${port}`));
+  it('tries a new free port when the picked one was taken meanwhile', async () => {
+    const ports = [5001, 5002];
+    const tried = [];
+    const result = await onFreePort(undefined, (p) => (tried.push(p), p === 5001 ? inUse(p) : Promise.resolve(`on ${p}`)), async () => ports.shift());
+    expect(result).toBe('on 5002');
+    expect(tried).toEqual([5001, 5002]);
+  });
+  it('gives up after three taken ports, and never retries a port the caller chose or another error', async () => {
+    let n = 5000;
+    await expect(onFreePort(undefined, inUse, async () => ++n)).rejects.toThrow(/EADDRINUSE.*5003/);
+    const tried = [];
+    await expect(onFreePort(4010, (p) => (tried.push(p), inUse(p)))).rejects.toThrow(/EADDRINUSE/);
+    await expect(onFreePort(undefined, () => Promise.reject(new Error('bad document')), async () => 5100)).rejects.toThrow('bad document');
+    expect(tried).toEqual([4010]);
   });
 });

@@ -3,6 +3,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { OpenAPIBackend } from 'openapi-backend';
 import addFormats from 'ajv-formats';
+import { serverBasePath } from '@svc/oas';
 import { apis as repositoryApis } from '@svc/oas/apis';
 
 /**
@@ -28,10 +29,7 @@ export function basePathsOf(doc) {
       const values = [...new Set([variable.default, ...(variable.enum ?? [])])];
       variants = variants.flatMap((v) => values.map((value) => v.replaceAll(`{${name}}`, value)));
     }
-    for (const url of variants) {
-      const path = url.replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/\/$/, '');
-      paths.add(path);
-    }
+    for (const url of variants) paths.add(serverBasePath(url));
   }
   return [...paths];
 }

@@ -73,7 +73,7 @@ let opts;
 try {
   opts = options(process.argv.slice(2));
 } catch (error) {
-  console.error(`simulator: ${error.message}\n${USAGE}`);
+  console.error(`simulator: ${error.message.replace(/\s*\n\s*/g, ' ')}\n${USAGE}`); // one line: parseArgs messages can span three
   process.exit(2);
 }
 if (opts.help) {

@@ -27,6 +27,8 @@ const snake = (segment) => segment.toLowerCase().replace(/-/g, '_');
  * |--------|----------------------------------------------|--------------------------|
  * | GET    | ends with a parameter (`/images/{uuid}`)     | `get`                    |
  * | GET    | binary sub-resource (`/file`) or binary 2xx  | `download`               |
+ * | GET    | ends in `/poll` (a long poll)                | `poll`                   |
+ * | GET    | a literal segment after a parameter          | `get` or `list`          |
  * | GET    | anything else (a collection)                 | `list`                   |
  * | POST   | ends in `/list` / `/poll`                    | `list` / `poll`          |
  * | POST   | ends in another action segment               | that segment             |
@@ -83,7 +85,11 @@ function expectation(doc, pathKey, method, operation) {
     case 'get': {
       const binary = DOWNLOAD_SEGMENTS.has(lastName) || binaryResponse(doc, operation);
       if (endsWithParameter) return { resource, verbs: binary ? ['get', 'download'] : ['get'] };
-      return { resource, verbs: binary ? ['download'] : ['list'] };
+      if (binary) return { resource, verbs: ['download'] };
+      if (lastName === 'poll') return { resource, verbs: ['poll'] };
+      // A sub-resource of an item (`/services/{name}/status`) is one record or a collection.
+      if (PARAM_SEGMENT.test(segments[segments.length - 2] ?? '')) return { resource, verbs: ['get', 'list'] };
+      return { resource, verbs: ['list'] };
     }
     case 'post':
       if (lastName === 'list' || lastName === 'poll') return { resource, verbs: [lastName] };

@@ -33,6 +33,12 @@ const good = [
   ['patch', '/v4.0/vms/{extId}', 'vms_update_partial'],
   ['put', '/v0.8/images/{uuid}/disk', 'images_upload_disk', { requestBody: binaryBody }],
   ['get', '/v0.8/images/{uuid}/disk', 'images_download_disk', { responses: binaryResponse }],
+  ['get', '/v0.8/tasks/{uuid}/poll', 'tasks_poll_v0_8'],
+  ['get', '/services/{service_name}/status', 'services_get_status'],
+  ['get', '/clusters/{uuid}/hosts', 'clusters_list_hosts'],
+  ['post', '/tasks/{uuid}/abort', 'tasks_abort'],
+  ['post', '/services/oss', 'services_oss_enable'],
+  ['post', '/objectstores/{uuid}/groups', 'objectstores_groups_list'],
 ];
 
 /** [method, path, operationId, expected resource, text the message must contain] that must fail. */
@@ -43,6 +49,10 @@ const bad = [
   ['delete', '/tasks/{uuid}', 'tasks_remove', 'tasks', 'DELETE /tasks/{uuid} (delete)'],
   ['post', '/images/list', 'vms_list', 'images', 'POST /images/list (list)'],
   ['get', '/images', 'images_get', 'images', 'GET /images (list)'],
+  ['get', '/v0.8/tasks/{uuid}/poll', 'tasks_get_v0_8', 'tasks', 'GET /v0.8/tasks/{uuid}/poll (poll)'],
+  ['get', '/services/{service_name}/status', 'services_status', 'services', 'GET /services/{service_name}/status (get, list)'],
+  ['get', '/services/status', 'services_get_status', 'services', 'GET /services/status (list)'],
+  ['post', '/tasks/{uuid}/abort', 'tasks_cancel', 'tasks', 'POST /tasks/{uuid}/abort (abort)'],
   ['put', '/images/{uuid}/file', 'images_update_file', 'images', 'PUT /images/{uuid}/file (upload)'],
   ['post', '/objectstores/{uuid}/replace_certificate', 'objectstores_update', 'objectstores', '(replace_certificate)'],
   ['get', '/v2.0/storage_containers', 'storage_containers_List', 'storage_containers', 'lower snake case'],

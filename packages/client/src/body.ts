@@ -1,0 +1,125 @@
+// Reading answers: a size limit, a cap on what an error keeps, typed errors for a body that is cut
+// off, stalls, is empty or is not JSON. The transport guards `response.text()`; the clients ask
+// openapi-fetch for text and parse it here, where the operation and the status are known.
+import { InvalidResponseError, RequestTimeoutError, type OperationRef } from './errors.js';
+
+/** Bytes of an error body kept in `ApiError.body`; the rest is dropped unread and its length noted. */
+export const ERROR_BODY_KEEP_BYTES = 64 * 1024;
+
+/** What the guard of one response needs. */
+export interface BodyLimits {
+  /** Largest body read, in bytes (Infinity: none). */
+  maxResponseBytes: number;
+  /** The client's time limit, for the error of a stalled body. */
+  timeoutMs: number;
+}
+
+function declaredLength(response: Response): number | undefined {
+  const value = response.headers.get('content-length');
+  return value !== null && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+/** The first bytes of a body for a message, quoted. */
+function excerpt(text: string): string {
+  return JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}...` : text);
+}
+
+async function readAll(response: Response, max: number, op: OperationRef): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let bytes = 0;
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    bytes += value.byteLength;
+    if (bytes > max) {
+      await reader.cancel().catch(() => {});
+      throw new InvalidResponseError(op, response.status, 'too-large', `the body is larger than maxResponseBytes (${max} bytes)`);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
+async function readCapped(response: Response, declared: number | undefined): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return new TextDecoder().decode(Buffer.concat(chunks));
+    chunks.push(value);
+    bytes += value.byteLength;
+    if (bytes > ERROR_BODY_KEEP_BYTES) {
+      await reader.cancel().catch(() => {});
+      const kept = new TextDecoder().decode(Buffer.concat(chunks).subarray(0, ERROR_BODY_KEEP_BYTES));
+      return `${kept}\n[@svc/client: error body cut to its first ${ERROR_BODY_KEEP_BYTES} bytes of ${declared ?? `more than ${bytes}`}]`;
+    }
+  }
+}
+
+/** Maps a failed body read to the client's errors; other errors (an abort's reason) pass through. */
+function bodyError(error: unknown, op: OperationRef, status: number, limits: BodyLimits): unknown {
+  if (error instanceof InvalidResponseError || error instanceof RequestTimeoutError) return error;
+  const code = (error as { cause?: { code?: string } })?.cause?.code;
+  if (code === 'UND_ERR_BODY_TIMEOUT') return new RequestTimeoutError(op, limits.timeoutMs, 'the body stalled for more than');
+  if (error instanceof TypeError) {
+    return new InvalidResponseError(op, status, 'incomplete', `the body was cut off (${code ?? error.message})`, error);
+  }
+  return error;
+}
+
+/**
+ * Replaces `response.text()` with a read that keeps to the size limit, keeps at most
+ * {@link ERROR_BODY_KEEP_BYTES} of an error body, and fails with the client's errors.
+ * @param done called once the body is read or failed (the transport's timer ends there)
+ */
+export function guardBody(response: Response, op: OperationRef, limits: BodyLimits, done?: () => void): void {
+  const text = response.text;
+  response.text = async function guardedText(this: Response) {
+    const declared = declaredLength(response);
+    try {
+      if (declared !== undefined && declared > limits.maxResponseBytes && response.ok) {
+        await response.body?.cancel().catch(() => {});
+        throw new InvalidResponseError(op, response.status, 'too-large', `the body is ${declared} bytes, more than maxResponseBytes (${limits.maxResponseBytes})`);
+      }
+      if (!response.ok) return declared !== undefined && declared <= ERROR_BODY_KEEP_BYTES ? await text.call(response) : await readCapped(response, declared);
+      // A declared length within the limit is all undici delivers: the native read is the fast path.
+      if (declared !== undefined || limits.maxResponseBytes === Infinity) return await text.call(response);
+      return await readAll(response, limits.maxResponseBytes, op);
+    } catch (error) {
+      throw bodyError(error, op, response.status, limits);
+    } finally {
+      done?.();
+    }
+  };
+}
+
+/** An openapi-fetch result read with `parseAs: 'text'`. */
+type TextResult = { data?: unknown; error?: unknown; response: Response };
+
+/**
+ * Parses the text of a success answer as JSON; error answers pass through (openapi-fetch parsed them).
+ * @param declaresJson whether the spec declares a JSON body for the operation's success answer
+ * @throws {InvalidResponseError} `malformed` for a body that is not JSON (an HTML page), `empty` for
+ *   no body where the spec declares one (204 and HEAD excepted)
+ */
+export function parseJsonAnswer<R extends TextResult>(result: R, op: OperationRef, declaresJson: boolean): R {
+  const { response } = result;
+  if (!response.ok) return result;
+  const text = result.data;
+  if (text === undefined || text === '') {
+    if (declaresJson && response.status !== 204 && op.method !== 'HEAD') {
+      throw new InvalidResponseError(op, response.status, 'empty', 'the body is empty; the spec declares a JSON document');
+    }
+    return { data: undefined, response } as R;
+  }
+  try {
+    return { data: JSON.parse(text as string), response } as R;
+  } catch (error) {
+    const type = response.headers.get('content-type') ?? 'no Content-Type';
+    throw new InvalidResponseError(op, response.status, 'malformed', `the body is not JSON (${type}): ${excerpt(text as string)}`, error);
+  }
+}

@@ -1,0 +1,53 @@
+// What `npm publish` would upload: the contents of `npm pack` (dry run, so nothing is written).
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const pkgDir = fileURLToPath(new URL('..', import.meta.url));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const manifest = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+
+describe('npm pack of @svc/client', () => {
+  let files: string[];
+  beforeAll(async () => {
+    expect(existsSync(join(pkgDir, 'dist/index.js')), 'dist/ is missing: run `npm run build -w @svc/client` first').toBe(true);
+    const { stdout } = await run(npm, ['pack', '--dry-run', '--json'], { cwd: pkgDir });
+    files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+  }, 60_000);
+
+  it('ships the ESM build with a declaration file for each module', () => {
+    const js = files.filter((f) => f.startsWith('dist/') && f.endsWith('.js'));
+    expect(js).toContain('dist/index.js');
+    for (const f of js) expect(files, `${f} has no types`).toContain(f.replace(/\.js$/, '.d.ts'));
+    expect(manifest.type).toBe('module');
+    const root = manifest.exports['.'];
+    expect(files).toContain(root.default.replace(/^\.\//, ''));
+    expect(files).toContain(root.types.replace(/^\.\//, ''));
+    expect(readFileSync(join(pkgDir, 'dist/index.js'), 'utf8')).toMatch(/^export /m);
+  });
+
+  it('ships the license, changelog and readme', () => {
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'CHANGELOG.md', 'README.md', 'package.json']));
+    expect(existsSync(join(pkgDir, 'LICENSE')), 'postpack removes the copied LICENSE').toBe(false);
+  });
+
+  it('ships no tests, benchmarks, build scripts or files of other packages', () => {
+    const allowed = /^(dist\/.+\.(js|js\.map|d\.ts)|src\/.+\.ts|LICENSE|CHANGELOG\.md|README\.md|package\.json)$/;
+    expect(files.filter((f) => !allowed.test(f))).toEqual([]);
+    expect(files.filter((f) => /(^|\/)(test|tests|__tests__|bench|scripts|node_modules)\/|\.test(-d)?\.|\.\.\//.test(f))).toEqual([]);
+    // only this package's modules: each src/ file is one the build compiled into dist/
+    for (const f of files.filter((p) => p.startsWith('src/'))) expect(files).toContain(f.replace(/^src\//, 'dist/').replace(/\.ts$/, '.js'));
+  });
+
+  it('is publishable: public, with provenance, a license and its repository folder', () => {
+    expect(manifest.private).toBeUndefined();
+    expect(manifest.license).toBe('Apache-2.0');
+    expect(manifest.publishConfig).toEqual({ access: 'public', provenance: true });
+    expect(manifest.repository.directory).toBe('packages/client');
+    expect(readFileSync(join(pkgDir, '../../LICENSE'), 'utf8')).toMatch(/Apache License\s+Version 2\.0/);
+  });
+});

@@ -1,0 +1,219 @@
+// Hostile or broken peers (issue 15): answers that are not JSON, cut off, empty, stalled or huge;
+// options that carry secrets; redirects of writes; servers that ignore paging. Loopback only.
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  ApiError,
+  ClientOptionsError,
+  InvalidResponseError,
+  PaginationError,
+  RequestTimeoutError,
+  WorkflowError,
+  createCentralClient,
+  createObjectsClient,
+  unwrap,
+  type ClientOptions,
+} from '../src/index.js';
+import { head, startRawServer, type RawServer } from './support/raw.js';
+import { json, startServer, type Handler, type TestServer } from './support/server.js';
+
+const IMAGE = 'c2d4b1f5-8a3e-4c6b-9f1d-2e7a5b3c9d10';
+const TASK = '7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60';
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+async function raw(answer: Parameters<typeof startRawServer>[0]): Promise<RawServer> {
+  const s = await startRawServer(answer);
+  open.push(s);
+  return s;
+}
+async function serve(handler: Handler): Promise<TestServer> {
+  const s = await startServer(handler);
+  open.push(s);
+  return s;
+}
+const central = (origin: string, extra: Partial<ClientOptions> = {}) =>
+  createCentralClient({ baseUrl: `${origin}/api/svc/v3`, username: 'admin', password: 'pw', retry: false, ...extra } as ClientOptions);
+const getImage = (client: ReturnType<typeof central>) => client.GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } });
+const spec = { name: 'x', resources: { image_type: 'DISK_IMAGE' as const, source_uri: 'https://example.com/x.qcow2' } };
+
+describe('answers that are not what the spec says', () => {
+  it('a 200 with malformed JSON is an InvalidResponseError naming the operation and the status', async () => {
+    const s = await raw((socket) => socket.end(head('200 OK', { 'Content-Type': 'application/json', 'Content-Length': 12 }) + '{"entities":'));
+    const error = await getImage(central(s.origin)).catch((e) => e);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error).toMatchObject({ kind: 'malformed', status: 200, operation: { operationId: 'images_get' } });
+    expect(error.message).toMatch(/^images_get \(GET \/images\/\{uuid\}\) answered HTTP 200: the body is not JSON \(application\/json\)/);
+  });
+
+  it('a 200 with an HTML page (no length, connection close) is malformed too', async () => {
+    const s = await raw((socket) => socket.end(head('200 OK', { 'Content-Type': 'text/html', Connection: 'close' }) + '<html><body>Login</body></html>'));
+    const error = await central(s.origin).POST('/images/list', { body: {} }).catch((e) => e);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error.kind).toBe('malformed');
+    expect(error.message).toContain('images_list (POST /images/list) answered HTTP 200: the body is not JSON (text/html): "<html><body>Login');
+  });
+
+  it('a connection closed mid-body is an InvalidResponseError, not "terminated"', async () => {
+    const s = await raw((socket) => {
+      socket.write(head('200 OK', { 'Content-Type': 'application/json', 'Content-Length': 1000 }) + '{"metadata":');
+      setTimeout(() => socket.destroy(), 20);
+    });
+    const error = await getImage(central(s.origin)).catch((e) => e);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error).toMatchObject({ kind: 'incomplete', status: 200, operation: { operationId: 'images_get' } });
+  });
+
+  it('an empty 200 where the spec declares JSON is an error; a workflow names the field it misses', async () => {
+    const s = await raw((socket) => socket.end(head('200 OK', { 'Content-Length': 0 })));
+    const error = await getImage(central(s.origin)).catch((e) => e);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error).toMatchObject({ kind: 'empty', status: 200 });
+    expect(error.message).toContain('images_get (GET /images/{uuid}) answered HTTP 200: the body is empty');
+    // Chunked and empty: the same.
+    const chunked = await raw((socket) => socket.end(head('202 Accepted', { 'Transfer-Encoding': 'chunked' }) + '0\r\n\r\n'));
+    await expect(central(chunked.origin).createImageFromUrl(spec)).rejects.toMatchObject({ name: 'InvalidResponseError', kind: 'empty', status: 202 });
+    // Valid JSON without the fields a workflow needs: it says which.
+    const bare = await serve((req, res) => json(res, 202, {}));
+    const missing = await central(bare.origin).createImageFromUrl(spec).catch((e) => e);
+    expect(missing).toBeInstanceOf(WorkflowError);
+    expect(missing.message).toBe('images_create: the answer carries no metadata.uuid');
+    const noStatus = await serve((req, res) => json(res, 200, { uuid: TASK }));
+    await expect(central(noStatus.origin).waitForTask(TASK, { intervalMs: 1 })).rejects.toThrow('tasks_get: the answer carries no status');
+  });
+
+  it('an empty success body is fine where the spec declares none (images_upload_file)', async () => {
+    const s = await raw((socket) => socket.end(head('200 OK', { 'Content-Length': 0 })));
+    await expect(central(s.origin).uploadImageFile(IMAGE, new Uint8Array([1, 2, 3]))).resolves.toBeUndefined();
+  });
+});
+
+describe('time and size limits on the body', () => {
+  it('timeoutMs bounds a body that stalls (undici bodyTimeout)', async () => {
+    const s = await raw((socket) => socket.write(head('200 OK', { 'Content-Type': 'application/json', 'Content-Length': 100 }) + '{"metadata":'));
+    const started = Date.now();
+    const error = await getImage(central(s.origin, { timeoutMs: 300 })).catch((e) => e);
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error.message).toBe('images_get (GET /images/{uuid}): the body stalled for more than 300 ms');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('an error keeps at most 64 KiB of its body, noting the length', async () => {
+    const page = `<html>${'x'.repeat(4 * 1024 * 1024)}</html>`;
+    const s = await raw((socket) => socket.end(head('500 Internal Server Error', { 'Content-Type': 'text/html', 'Content-Length': page.length }) + page));
+    const error = await unwrap(getImage(central(s.origin))).catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(500);
+    expect(error.body.length).toBeLessThan(64 * 1024 + 200);
+    expect(error.body).toMatch(/\[@svc\/client: error body cut to its first 65536 bytes of 4194317\]$/);
+  });
+
+  it('maxResponseBytes refuses a larger body, declared or streamed', async () => {
+    const big = JSON.stringify({ entities: ['y'.repeat(2 * 1024 * 1024)] });
+    const declared = await raw((socket) => socket.end(head('200 OK', { 'Content-Type': 'application/json', 'Content-Length': big.length }) + big));
+    const streamed = await raw((socket) => socket.end(head('200 OK', { 'Content-Type': 'application/json', Connection: 'close' }) + big));
+    for (const s of [declared, streamed]) {
+      const error = await central(s.origin, { maxResponseBytes: 1024 * 1024 }).POST('/images/list', { body: {} }).catch((e) => e);
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect(error.kind).toBe('too-large');
+      expect(error.message).toContain('maxResponseBytes');
+    }
+    const { data } = await central(declared.origin).POST('/images/list', { body: {} });
+    expect((data?.entities?.[0] as unknown as string).length).toBe(2 * 1024 * 1024);
+  });
+});
+
+describe('options never echo secrets', () => {
+  const cases: [string, Partial<ClientOptions>][] = [
+    ['credentials without a scheme', { baseUrl: 'admin:Sup3r/S3cret@pc:9440/api/svc/v3' }],
+    ['a password with "/"', { baseUrl: 'https://admin:Sup3r/S3cret@pc:9440/api/svc/v3' }],
+    ['a password with "@"', { baseUrl: 'https://admin:Sup3r@S3cret@pc:9440/api/svc/v3' }],
+    ['a password with both, malformed', { baseUrl: 'https://admin:Sup3r/@S3cret@@pc:x/api' }],
+    ['credentials in host', { baseUrl: undefined, host: 'admin:Sup3r/S3cret@pc' } as Partial<ClientOptions>],
+  ];
+  for (const [name, given] of cases) {
+    it(`rejects ${name}, saying to use username/password, showing neither`, () => {
+      let thrown: unknown;
+      try {
+        createCentralClient({ username: 'u', password: 'p', ...given } as ClientOptions);
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown).toBeInstanceOf(ClientOptionsError);
+      const message = (thrown as Error).message;
+      expect(message).toMatch(/must not carry credentials .*pass username and password instead/);
+      expect(message).not.toMatch(/Sup3r|S3cret|admin/);
+    });
+  }
+});
+
+describe('redirects of writes', () => {
+  it('follows a 307 of a POST on the same origin, with the body and credentials', async () => {
+    const s = await serve((req, res) => {
+      if (req.url === '/api/svc/v3/images') {
+        res.writeHead(307, { Location: '/api/svc/v3/images-moved' });
+        res.end();
+        return;
+      }
+      json(res, 202, { metadata: { uuid: IMAGE }, status: { state: 'PENDING' } });
+    });
+    const { data } = await central(s.origin).POST('/images', { body: { metadata: { kind: 'image' }, spec } });
+    expect(data?.metadata.uuid).toBe(IMAGE);
+    expect(s.seen.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /api/svc/v3/images', 'POST /api/svc/v3/images-moved']);
+    expect(JSON.parse(s.seen[1]!.body.toString())).toEqual({ metadata: { kind: 'image' }, spec });
+    expect(s.seen[1]!.headers.authorization).toMatch(/^Basic /);
+  });
+
+  it('does not send a DELETE or POST to another origin on 307/308', async () => {
+    const elsewhere = await serve((req, res) => json(res, 202, {}));
+    const s = await serve((req, res) => {
+      res.writeHead(req.method === 'DELETE' ? 308 : 307, { Location: `${elsewhere.origin}${req.url}` });
+      res.end();
+    });
+    const client = central(s.origin);
+    const del = await client.DELETE('/images/{uuid}', { params: { path: { uuid: IMAGE } } }).catch((e) => e);
+    const post = await client.POST('/images', { body: { metadata: { kind: 'image' }, spec } }).catch((e) => e);
+    for (const [error, status] of [[del, 308], [post, 307]] as const) {
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect(error).toMatchObject({ kind: 'redirect', status });
+      expect(error.message).toContain(`a redirect to another origin (${elsewhere.origin})`);
+    }
+    expect(elsewhere.seen).toHaveLength(0);
+  });
+});
+
+describe('paging against a server that ignores the offset', () => {
+  it('stops with PaginationError when a page repeats', async () => {
+    const entities = [{ metadata: { kind: 'image', uuid: IMAGE } }, { metadata: { kind: 'image', uuid: TASK } }];
+    const s = await serve((req, res) => json(res, 200, { api_version: '3.1', metadata: { total_matches: 1000 }, entities }));
+    const got: unknown[] = [];
+    const error = await (async () => {
+      for await (const image of central(s.origin).paginate('/images/list', {}, { pageSize: 2 })) got.push(image);
+    })().catch((e) => e);
+    expect(error).toBeInstanceOf(PaginationError);
+    expect(error.message).toBe('images_list (POST /images/list): page at offset 2 repeats entities already seen: the server ignores offset');
+    expect(got).toHaveLength(2);
+    expect(s.seen).toHaveLength(2);
+  });
+
+  it('stops with PaginationError when a page goes past total_matches', async () => {
+    const entities = Array.from({ length: 5 }, (_, i) => ({ metadata: { kind: 'image', uuid: `00000000-0000-4000-8000-00000000000${i}` } }));
+    const s = await serve((req, res) => json(res, 200, { api_version: '3.1', metadata: { total_matches: 3 }, entities }));
+    const error = await (async () => {
+      for await (const _ of central(s.origin).paginate('/images/list', {}, { pageSize: 2 }));
+    })().catch((e) => e);
+    expect(error).toBeInstanceOf(PaginationError);
+    expect(error.message).toContain('brings 5 entities, past the total of 3 it announces');
+  });
+
+  it('stops the groups listing too', async () => {
+    const s = await serve((req, res) => json(res, 200, { group_results: [{ entity_results: [{ entity_id: 'a', data: [] }] }] }));
+    const client = createObjectsClient({ baseUrl: `${s.origin}/oss/api/svc/v3`, username: 'admin', password: 'pw', retry: false });
+    const error = await (async () => {
+      for await (const _ of client.paginateGroups({ entity_type: 'objectstore' }, { pageSize: 1 }));
+    })().catch((e) => e);
+    expect(error).toBeInstanceOf(PaginationError);
+    expect(error.operation).toBe('groups_list (POST /groups)');
+    expect(s.seen).toHaveLength(2);
+  });
+});

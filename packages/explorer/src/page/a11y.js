@@ -1,0 +1,59 @@
+// Names and keyboard access that Swagger UI's own markup lacks (found with axe-core, see
+// test/browser.test.js): form controls without a label, a link nested in the operation's summary
+// button, scrollable code blocks the keyboard cannot reach. Applied to what Swagger UI renders,
+// after each change. ES module.
+
+/** The accessible name for a form control Swagger UI leaves unnamed, from where it sits. */
+function nameFor(control) {
+  const row = control.closest('tr[data-param-name]');
+  if (row) return row.getAttribute('data-param-name') + ' (' + row.getAttribute('data-param-in') + ' parameter)';
+  const variable = control.getAttribute('data-variable');
+  if (variable) return 'Server variable ' + variable;
+  if (control.id === 'servers' || control.closest('.servers')) return 'Server';
+  if (control.closest('.examples-select')) return 'Example';
+  if (control.closest('.content-type-wrapper, .response-control-media-type, .body-param-content-type')) return 'Media type';
+  if (control.matches('textarea.body-param__text') || control.closest('.body-param')) return 'Request body';
+  if (control.type === 'file') return 'File to upload';
+  return control.getAttribute('placeholder') || control.getAttribute('title') || 'Value';
+}
+
+/** Whether a label gives the control a name: a label with text besides the control's own. */
+function labelled(control) {
+  if (control.hasAttribute('aria-label') || control.hasAttribute('aria-labelledby')) return true;
+  const labels = [control.closest('label'), control.id && control.ownerDocument.querySelector('label[for="' + CSS.escape(control.id) + '"]')];
+  return labels.some((label) => label && label.textContent.replace(control.textContent, '').trim() !== '');
+}
+
+/**
+ * Fixes what is rendered under `root` (idempotent, cheap when nothing is new).
+ * @param {ParentNode} root
+ */
+export function fixAccessibility(root) {
+  for (const control of root.querySelectorAll('select, textarea, input:not([type=hidden])')) {
+    if (!labelled(control)) control.setAttribute('aria-label', nameFor(control));
+  }
+  // The deep link inside the operation's summary button is a second control inside a control;
+  // the button opens the operation (and sets the same link), so the inner one stops being a link.
+  for (const link of root.querySelectorAll('.opblock-summary-control a[href]')) {
+    link.setAttribute('data-href', link.getAttribute('href'));
+    link.removeAttribute('href');
+  }
+  // Code and example blocks scroll sideways: the keyboard must be able to reach them.
+  for (const block of root.querySelectorAll('pre.microlight:not([tabindex]), .highlight-code > pre:not([tabindex])')) block.setAttribute('tabindex', '0');
+}
+
+/**
+ * Runs {@link fixAccessibility} now and after every change of the DOM under `root` (once per frame).
+ * @param {HTMLElement} root
+ * @returns {MutationObserver}
+ */
+export function keepAccessible(root) {
+  let queued = false;
+  const run = () => { queued = false; fixAccessibility(root); };
+  const observer = new MutationObserver(() => {
+    if (!queued) { queued = true; requestAnimationFrame(run); }
+  });
+  observer.observe(root, { childList: true, subtree: true });
+  run();
+  return observer;
+}

@@ -1,0 +1,69 @@
+// Error answers explained in words, above the raw response: what went wrong and what to do.
+// ES module.
+
+/**
+ * @typedef {object} Answer
+ * @property {number} status HTTP status
+ * @property {Record<string, string>} headers response headers, names in lower case
+ * @property {string} text response body as text ('' when none)
+ */
+
+function parseJson(text) {
+  try { return JSON.parse(text); } catch { return undefined; }
+}
+
+/** `details` of a v3 message: `{ field: 'text' | ['text'] }` or a plain string. */
+function detailLines(details) {
+  if (typeof details === 'string') return details ? [details] : [];
+  if (!details || typeof details !== 'object') return [];
+  return Object.entries(details).map(([field, value]) => {
+    const text = Array.isArray(value) ? value.join('; ') : String(value);
+    return field ? 'field ' + field + ': ' + text : text;
+  });
+}
+
+/** Prism's `sl-violations` header: a JSON list of `{ location: [...], message }`. */
+function violations(header) {
+  const list = parseJson(header || '');
+  if (!Array.isArray(list)) return [];
+  return list
+    .filter((v) => v && typeof v.message === 'string')
+    .map((v) => (Array.isArray(v.location) && v.location.length ? v.location.join('.') + ': ' : '') + v.message);
+}
+
+/**
+ * What an answer means, for answers that are errors (status >= 400); `null` for others.
+ * - 401: say to click **Authorize** (the body is an HTML page that says nothing more);
+ * - Prism mock's `sl-violations` header: each violation (where and why the request was refused);
+ * - a v3 error body: the `reason`, `message` and field details of each `message_list` entry;
+ * - an element error body: its `message`.
+ * @param {Answer} answer
+ * @returns {null | { title: string, lines: string[], authorize: boolean }}
+ */
+export function explain(answer) {
+  const { status } = answer;
+  if (!(status >= 400)) return null;
+  const headers = answer.headers || {};
+  const lines = [];
+  const fromPrism = violations(headers['sl-violations']);
+  if (fromPrism.length) lines.push(...fromPrism.map((v) => 'The mock (Prism) refused the request: ' + v));
+  const body = parseJson(answer.text || '');
+  if (body && Array.isArray(body.message_list)) {
+    for (const m of body.message_list) {
+      if (!m || typeof m !== 'object') continue;
+      lines.push([m.reason, m.message].filter(Boolean).join(': '));
+      lines.push(...detailLines(m.details));
+    }
+  } else if (body && typeof body.message === 'string' && body.message) {
+    lines.push(body.message);
+  }
+  if (status === 401) {
+    return {
+      title: '401 Unauthorized: the request had no valid credentials.',
+      lines: ['Click Authorize (above the operations), enter the user name and password, then Execute again.', ...lines],
+      authorize: true,
+    };
+  }
+  if (!lines.length) return null;
+  return { title: status + ': the service refused the request.', lines, authorize: false };
+}

@@ -1,0 +1,49 @@
+// The servers the served specs offer: the local svc and the Prism mock in front of the spec's own.
+import { serverBasePath } from '@svc/oas';
+
+/** Description of the mock server entry inserted in front of a spec's servers. */
+export const MOCK_SERVER_DESCRIPTION = 'Prism mock (this machine)';
+
+/** Description of the local svc server entry, the first (default) server when a local svc runs. */
+export const LOCAL_SERVER_DESCRIPTION = 'Local svc (this machine)';
+
+/**
+ * The base path of the first server of an OpenAPI document: `https://{host}:{port}/api/svc/v3`
+ * -> `/api/svc/v3`; `''` when there is no server or it is at the root.
+ * @param {any} document an OpenAPI 3.x document
+ * @returns {string} a path starting with `/` without a trailing `/`, or `''`
+ */
+export function basePathOf(document) {
+  return serverBasePath(document?.servers?.[0]?.url);
+}
+
+/**
+ * A copy of `document` whose first server is the explorer's mock proxy for `api`:
+ * `{ url: '/mock/<api>' + <base path of the first server>, description: 'Prism mock (this machine)' }`.
+ * The other servers stay selectable after it.
+ * @param {any} document an OpenAPI 3.x document (not modified)
+ * @param {string} api the API name (`central`)
+ * @returns {any}
+ */
+export function withMockServer(document, api) {
+  return withFirstServer(document, { url: `/mock/${api}${basePathOf(document)}`, description: MOCK_SERVER_DESCRIPTION });
+}
+
+/**
+ * A copy of `document` whose first server is the explorer's proxy to the local svc:
+ * `{ url: <origin> + '/local' + <base path of the first server>, description: 'Local svc (this machine)' }`.
+ * Absolute, so that the code samples built from it can be run as they are.
+ * @param {any} document an OpenAPI 3.x document (not modified)
+ * @param {string} origin the explorer's origin as the browser reaches it (`http://127.0.0.1:8080`)
+ * @param {string} [basePath] the production base path (default: of the first server)
+ * @returns {any}
+ */
+export function withLocalServer(document, origin, basePath = basePathOf(document)) {
+  return withFirstServer(document, { url: `${origin}/local${basePath}`, description: LOCAL_SERVER_DESCRIPTION });
+}
+
+/** @returns {any} a copy of `document` with `server` before its servers */
+function withFirstServer(document, server) {
+  const servers = Array.isArray(document.servers) ? document.servers : [];
+  return { ...document, servers: [server, ...servers] };
+}

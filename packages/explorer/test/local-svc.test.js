@@ -1,0 +1,176 @@
+// The local svc beside the explorer: `/local/<production path>` goes to it over HTTPS, trusting
+// its own certificate, and it is every spec's first server. A stand-in HTTPS server plays it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:https';
+import { request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import selfsigned from 'selfsigned';
+import { build } from '../scripts/build.mjs';
+import { startSimulator } from '@svc/simulator';
+import { FORWARD_HEADER, LOCAL_SERVER_DESCRIPTION, startExplorer } from '../src/index.js';
+
+/** An HTTPS server with its own self-signed certificate that records what it gets. */
+async function startStandIn() {
+  const pems = await selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], {
+    keySize: 2048,
+    algorithm: 'sha256',
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+  });
+  const received = [];
+  const server = createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      received.push({ method: req.method, url: req.url, headers: req.headers, body });
+      res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+      res.end('{"entities":[],"metadata":{"total_matches":0}}');
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `https://127.0.0.1:${server.address().port}`,
+    port: server.address().port,
+    ca: pems.cert,
+    received,
+    close: () => new Promise((r) => { server.close(r); server.closeAllConnections(); }),
+  };
+}
+
+let dir;
+let local;
+let explorer;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'explorer-local-'));
+  await build({ outDir: dir });
+  local = await startStandIn();
+  explorer = await startExplorer({ dir, mocks: { central: 'http://127.0.0.1:9' }, simulator: { url: local.url, ca: local.ca } });
+});
+
+afterAll(async () => {
+  await explorer?.close();
+  await local?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('local svc', () => {
+  it('says so at /explorer-server.json', async () => {
+    expect(await (await fetch(`${explorer.url}explorer-server.json`)).json()).toMatchObject({ localSvc: true, mocks: ['central'] });
+  });
+
+  it('is the first server of every spec, before the mock, at the production base path', async () => {
+    const origin = explorer.url.replace(/\/$/, '');
+    const central = await (await fetch(`${explorer.url}specs/central.json`)).json();
+    expect(central.servers.slice(0, 2)).toEqual([
+      { url: `${origin}/local/api/svc/v3`, description: LOCAL_SERVER_DESCRIPTION },
+      { url: '/mock/central/api/svc/v3', description: 'Prism mock (this machine)' },
+    ]);
+    expect(central.servers[2].url).toBe('https://{host}:{port}/api/svc/v3');
+    const element = await (await fetch(`${explorer.url}specs/element.json`)).json();
+    expect(element.servers[0]).toEqual({ url: `${origin}/local/api/svc`, description: LOCAL_SERVER_DESCRIPTION });
+    expect(element.servers[1].url).toBe('https://{host}:{port}/api/svc');
+    // The origin the browser uses: localhost stays localhost.
+    const viaLocalhost = await new Promise((resolve, reject) => {
+      request(`${explorer.url}specs/objects.json`, { headers: { host: `localhost:${explorer.port}` } }, (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve(JSON.parse(text)));
+      }).on('error', reject).end();
+    });
+    expect(viaLocalhost.servers[0].url).toBe(`http://localhost:${explorer.port}/local/oss/api/svc/v3`);
+  });
+
+  it('proxies /local/<production path> to it over verified TLS, as it came', async () => {
+    local.received.length = 0;
+    const auth = `Basic ${Buffer.from('admin:secret').toString('base64')}`;
+    const res = await fetch(`${explorer.url}local/api/svc/v3/images/list?offset=0&q=a%20b`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json', cookie: 'x=1', 'proxy-authorization': 'Basic cHJveHk6cA==' },
+      body: '{"kind":"image"}',
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(await res.json()).toEqual({ entities: [], metadata: { total_matches: 0 } });
+    const [got] = local.received;
+    expect(`${got.method} ${got.url}`).toBe('POST /api/svc/v3/images/list?offset=0&q=a%20b');
+    expect(got.headers.authorization).toBe(auth);
+    expect(got.headers.cookie).toBeUndefined();
+    expect(got.headers['proxy-authorization']).toBeUndefined(); // a credential for this hop only
+    expect(got.headers.host).toBe(`127.0.0.1:${local.port}`);
+    expect(got.body).toBe('{"kind":"image"}');
+  });
+
+  it('lets the forwarder reach its port on this machine', async () => {
+    local.received.length = 0;
+    const res = await fetch(`${explorer.url}forward/https/127.0.0.1:${local.port}/api/svc/v3/tasks/list`, {
+      method: 'POST',
+      headers: { [FORWARD_HEADER]: 'insecure' },
+    });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    expect(local.received.map((r) => r.url)).toEqual(['/api/svc/v3/tasks/list']);
+  });
+
+  it('refuses a foreign Host on /local/', async () => {
+    const status = await new Promise((resolve, reject) => {
+      request(`${explorer.url}local/api/svc/v3/images/list`, { method: 'POST', headers: { host: 'evil.example' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      }).on('error', reject).end();
+    });
+    expect(status).toBe(403);
+  });
+
+  it('answers 502 when its certificate is not the one given, and 404 without a local svc', async () => {
+    const untrusting = await startExplorer({ dir, simulator: { url: local.url } });
+    const without = await startExplorer({ dir });
+    try {
+      const res = await fetch(`${untrusting.url}local/api/svc/v3/images/list`, { method: 'POST' });
+      expect(res.status).toBe(502);
+      expect(await res.text()).toMatch(/local svc.*did not answer.*certificate/i);
+      const none = await fetch(`${without.url}local/api/svc/v3/images/list`, { method: 'POST' });
+      expect(none.status).toBe(404);
+      await none.arrayBuffer();
+      expect((await (await fetch(`${without.url}explorer-server.json`)).json()).localSvc).toBe(false);
+      const spec = await (await fetch(`${without.url}specs/central.json`)).json();
+      expect(spec.servers.map((s) => s.description)).not.toContain(LOCAL_SERVER_DESCRIPTION);
+    } finally {
+      await untrusting.close();
+      await without.close();
+    }
+  });
+
+  it('rejects a simulator URL that is not http(s)', async () => {
+    await expect(startExplorer({ dir, simulator: { url: 'ftp://127.0.0.1' } })).rejects.toThrow(/simulator\.url.*http\(s\)/);
+  });
+});
+
+describe('the real local svc (@svc/simulator)', () => {
+  it('answers through /local/ with its own certificate trusted, and its 401 does not prompt', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'explorer-sim-'));
+    const simulator = await startSimulator({ port: 0, dataDir, password: 'secret', taskSeconds: 0 });
+    const withSim = await startExplorer({ dir, simulator: { url: simulator.url, ca: simulator.ca } });
+    try {
+      expect(simulator.url).toMatch(/^https:/);
+      const auth = `Basic ${Buffer.from(`${simulator.user}:secret`).toString('base64')}`;
+      const list = await fetch(`${withSim.url}local/api/svc/v3/images/list`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ kind: 'image' }),
+      });
+      expect(list.status).toBe(200);
+      expect(Array.isArray((await list.json()).entities)).toBe(true);
+      const denied = await fetch(`${withSim.url}local/api/svc/v3/images/list`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(denied.status).toBe(401);
+      expect(denied.headers.get('www-authenticate')).toBeNull();
+      expect(denied.headers.get('x-upstream-www-authenticate')).toMatch(/^Basic /);
+      await denied.arrayBuffer();
+    } finally {
+      await withSim.close();
+      await simulator.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

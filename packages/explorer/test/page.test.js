@@ -1,0 +1,117 @@
+// The page's logic that does not need a browser: error explanations, search, workflow values.
+import { describe, expect, it } from 'vitest';
+import { explain } from '../src/page/errors.js';
+import { matches, operationLink, queryWords, search } from '../src/page/search.js';
+import { pointerGet, pointerSet, resolveValue, stepInputs, stepState } from '../src/page/workflow.js';
+import { searchIndexOf, stripAuthorNotes } from '../scripts/search-index.mjs';
+
+describe('explain', () => {
+  it('leaves answers that are not errors alone', () => {
+    expect(explain({ status: 200, headers: {}, text: '{}' })).toBeNull();
+    expect(explain({ status: 404, headers: {}, text: '<html></html>' })).toBeNull();
+  });
+
+  it('a 401 (HTML body) says to click Authorize', () => {
+    const why = explain({ status: 401, headers: {}, text: '<html><body><h2>HTTP ERROR 401</h2></body></html>' });
+    expect(why.authorize).toBe(true);
+    expect(why.lines[0]).toMatch(/^Click Authorize/);
+  });
+
+  it('a v3 error body: reason, message and each field of the details', () => {
+    const body = { api_version: '3.1', code: 422, state: 'ERROR', message_list: [{ reason: 'INVALID_REQUEST', message: 'Request could not be processed.', details: { 'spec.resources.image_type': "'CD_IMAGE' is not one of ['DISK_IMAGE', 'ISO_IMAGE']", '': ['a', 'b'] } }] };
+    expect(explain({ status: 422, headers: {}, text: JSON.stringify(body) })).toEqual({
+      title: '422: the service refused the request.',
+      lines: ['INVALID_REQUEST: Request could not be processed.', "field spec.resources.image_type: 'CD_IMAGE' is not one of ['DISK_IMAGE', 'ISO_IMAGE']", 'a; b'],
+      authorize: false,
+    });
+  });
+
+  it("Prism's sl-violations header, and an element error body", () => {
+    const violations = JSON.stringify([{ location: ['request', 'body', 'spec'], severity: 'Error', code: 'required', message: "must have required property 'name'" }]);
+    expect(explain({ status: 422, headers: { 'sl-violations': violations }, text: '{"message_list":[]}' }).lines)
+      .toEqual(["The mock (Prism) refused the request: request.body.spec: must have required property 'name'"]);
+    expect(explain({ status: 400, headers: { 'sl-violations': 'not json' }, text: '{"message":"Invalid filter criteria specified."}' }).lines)
+      .toEqual(['Invalid filter criteria specified.']);
+  });
+});
+
+const document = {
+  openapi: '3.1.0',
+  info: { title: 'x', version: '1', description: 'For readers.\n\n<!-- For spec authors: keep this in sync with docs/extensions.md. -->\n' },
+  tags: [{ name: 'Images', description: 'Images <!-- note --> here.' }, { name: 'Unused' }],
+  paths: {
+    '/images/list': { post: { operationId: 'images_list', tags: ['Images'], summary: 'List images', description: 'Pages with `offset`; filter with FIQL.' } },
+    '/tasks/{uuid}': { get: { operationId: 'tasks_get', tags: ['Tasks'], summary: 'Get a task' } },
+  },
+  'x-svc-workflow': [
+    { workflowId: 'w', summary: 'W', steps: [{ operationId: 'images_list' }, { stepId: 'task', operationId: 'tasks_get' }] },
+    { name: 'old shape without workflowId', steps: [] },
+  ],
+};
+
+describe('search', () => {
+  const index = [searchIndexOf('central', 'central API', document)];
+
+  it('indexes tags in order, operations with their text, workflows with step ids', () => {
+    expect(index[0].tags).toEqual([{ name: 'Images', operations: ['images_list'] }, { name: 'Tasks', operations: ['tasks_get'] }]);
+    expect(index[0].operations.images_list).toMatchObject({ tag: 'Images', method: 'post', path: '/images/list', summary: 'List images' });
+    expect(index[0].workflows.map((w) => w.workflowId)).toEqual(['w']);
+    expect(index[0].workflows[0].steps.map((s) => s.stepId)).toEqual(['step1', 'task']);
+  });
+
+  it('matches every word; a method word matches the method only; descriptions count', () => {
+    expect(queryWords('  Get  V2.0 ')).toEqual(['get', 'v2.0']);
+    expect(search(index, 'fiql')[0].operations.map((o) => o.operationId)).toEqual(['images_list']);
+    expect(search(index, 'get')[0].operations.map((o) => o.operationId)).toEqual(['tasks_get']);
+    expect(search(index, 'post task')[0].operations).toEqual([]);
+    expect(matches(index[0].operations.images_list, [])).toBe(true);
+    expect(operationLink('element', 'Images (v2.0)', 'images_list_v2_0', { q: 'a b' })).toBe('?api=element&q=a+b#/Images%20(v2.0)/images_list_v2_0');
+  });
+
+  it('strips notes for spec authors (HTML comments) from descriptions', () => {
+    const stripped = stripAuthorNotes(structuredClone(document));
+    expect(stripped.info.description).toBe('For readers.\n');
+    expect(stripped.tags[0].description).toBe('Images  here.');
+    expect(JSON.stringify(stripped)).not.toContain('<!--');
+  });
+});
+
+describe('workflow values', () => {
+  const answers = {
+    create: { status: 202, headers: { location: '/x' }, body: { status: { execution_context: { task_uuid: 't-1' } }, list: [{ 'a/b': 1 }] } },
+  };
+
+  it('reads JSON pointers and runtime expressions', () => {
+    expect(pointerGet(answers.create.body, '/list/0/a~1b')).toBe(1);
+    expect(pointerGet(answers.create.body, '/nope/x')).toBeUndefined();
+    expect(resolveValue('$steps.create.response.body#/status/execution_context/task_uuid', answers)).toEqual({ found: true, value: 't-1' });
+    expect(resolveValue('$steps.create.response.header.Location', answers)).toEqual({ found: true, value: '/x' });
+    expect(resolveValue('$steps.later.response.body#/a', answers)).toEqual({ found: false, step: 'later' });
+    expect(resolveValue('literal', answers)).toEqual({ found: true, value: 'literal' });
+  });
+
+  it('fills parameters and body fields, naming the steps still missing', () => {
+    const step = {
+      parameters: [{ name: 'uuid', in: 'path', value: '$steps.create.response.body#/status/execution_context/task_uuid' }, { name: 'x', in: 'query', value: '$steps.other.response.body#/x' }],
+      requestBody: [{ pointer: '/spec/resources/task', value: '$steps.create.response.body#/status/execution_context/task_uuid' }],
+    };
+    expect(stepInputs(step, answers)).toEqual({
+      parameters: [{ name: 'uuid', in: 'path', value: 't-1' }],
+      body: [{ pointer: '/spec/resources/task', value: 't-1' }],
+      missing: ['other'],
+    });
+    const body = { spec: {} };
+    pointerSet(body, '/spec/list/0/name', 'n');
+    expect(body).toEqual({ spec: { list: [{ name: 'n' }] } });
+  });
+
+  it('tells done, repeat and failed apart with until', () => {
+    const step = { until: { pointer: '/status', equals: ['SUCCEEDED'], failOn: ['FAILED'] } };
+    expect(stepState(step, undefined)).toEqual({ state: 'waiting' });
+    expect(stepState(step, { status: 200, body: { status: 'RUNNING' } })).toEqual({ state: 'repeat', value: 'RUNNING' });
+    expect(stepState(step, { status: 200, body: { status: 'SUCCEEDED' } })).toEqual({ state: 'done', value: 'SUCCEEDED' });
+    expect(stepState(step, { status: 200, body: { status: 'FAILED' } })).toEqual({ state: 'failed', value: 'FAILED' });
+    expect(stepState({}, { status: 404, body: {} })).toEqual({ state: 'failed' });
+    expect(stepState({}, { status: 201, body: {} })).toEqual({ state: 'done' });
+  });
+});

@@ -1,0 +1,222 @@
+// The explorer server under broken or hostile peers (issue 15): raw TCP upstreams that answer what
+// Node refuses, protocol switches, encoded paths and foreign hosts, CORS headers, and the
+// forwarder's reach on this machine. Loopback only; every wait is bounded.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer as createHttpServer, request } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from '../scripts/build.mjs';
+import { FORWARD_HEADER, startExplorer } from '../src/index.js';
+
+/** A TCP server that writes `answer` to every connection and leaves it open. */
+async function startRawUpstream(answer) {
+  const sockets = new Set();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.once('data', () => socket.write(answer));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    port: server.address().port,
+    close: () => new Promise((r) => { for (const s of sockets) s.destroy(); server.close(r); }),
+  };
+}
+
+/** An HTTP upstream that records requests and answers 200 with CORS headers. */
+async function startCorsUpstream() {
+  const received = [];
+  const server = createHttpServer((req, res) => {
+    received.push(`${req.method} ${req.url}`);
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'access-control-allow-origin': '*',
+      'access-control-allow-credentials': 'true',
+      'access-control-expose-headers': 'x-a',
+    });
+    res.end('{}');
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    port: server.address().port,
+    received,
+    close: () => new Promise((r) => { server.close(r); server.closeAllConnections(); }),
+  };
+}
+
+/** A raw request (any target form, any Host); resolves to status and text. */
+function send(explorerUrl, { method = 'GET', path, headers = {} }) {
+  const { port } = new URL(explorerUrl);
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, method, path, headers: { host: `127.0.0.1:${port}`, ...headers }, timeout: 10_000 }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
+    }).on('error', reject).on('timeout', function onTimeout() { this.destroy(new Error('no answer within 10 s')); }).end();
+  });
+}
+
+const forwardTo = (explorer, hostPort, path = '/x') =>
+  fetch(`${explorer.url}forward/http/${hostPort}${path}`, { headers: { [FORWARD_HEADER]: 'verify' }, signal: AbortSignal.timeout(10_000) });
+
+let dir;
+let weird;
+let switching;
+let cors;
+let explorer;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'explorer-robust-'));
+  await build({ outDir: dir });
+  weird = await startRawUpstream('HTTP/1.1 099 Weird\r\nContent-Length: 2\r\n\r\nok');
+  switching = await startRawUpstream('HTTP/1.1 101 Switching Protocols\r\nUpgrade: weird\r\nConnection: Upgrade\r\n\r\n');
+  cors = await startCorsUpstream();
+  explorer = await startExplorer({ dir, mocks: { central: cors.url, element: weird.url, objects: switching.url } });
+});
+
+afterAll(async () => {
+  await explorer?.close();
+  await Promise.all([weird?.close(), switching?.close(), cors?.close()]);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('answers Node refuses', () => {
+  it('turns a status Node cannot send (099) into a 502 with the reason, and keeps serving', async () => {
+    const open = await startExplorer({ dir, allowLoopback: true });
+    try {
+      for (const url of [`${explorer.url}mock/element/api/svc/v0.8/images`, `${open.url}forward/http/127.0.0.1:${weird.port}/x`]) {
+        const res = await fetch(url, { headers: { [FORWARD_HEADER]: 'verify' }, signal: AbortSignal.timeout(10_000) });
+        expect(res.status, url).toBe(502);
+        expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(await res.text()).toMatch(/answered what cannot be passed on: Node refuses.*status code.*99/i);
+      }
+      expect((await fetch(`${explorer.url}index.html`)).status).toBe(200);
+      expect((await fetch(`${open.url}index.html`)).status).toBe(200);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it('turns a header Node cannot parse into a 502 with the reason', async () => {
+    const odd = await startRawUpstream('HTTP/1.1 200 OK\r\nX-Odd: a\x7fb\r\nContent-Length: 2\r\n\r\nok');
+    const open = await startExplorer({ dir, allowLoopback: true });
+    try {
+      const res = await forwardTo(open, `127.0.0.1:${odd.port}`);
+      expect(res.status).toBe(502);
+      expect(await res.text()).toMatch(/did not answer: Parse Error.*HPE_INVALID_HEADER_TOKEN/);
+      expect((await fetch(`${open.url}index.html`)).status).toBe(200);
+    } finally {
+      await open.close();
+      await odd.close();
+    }
+  });
+
+  it('answers an upstream 101 Switching Protocols promptly with a 502', async () => {
+    const open = await startExplorer({ dir, allowLoopback: true });
+    try {
+      for (const url of [`${explorer.url}mock/objects/oss/api/svc/v3/groups`, `${open.url}forward/http/127.0.0.1:${switching.port}/x`]) {
+        const res = await fetch(url, { headers: { [FORWARD_HEADER]: 'verify' }, signal: AbortSignal.timeout(10_000) });
+        expect(res.status, url).toBe(502);
+        expect(await res.text()).toMatch(/answered what cannot be passed on: 101 Switching Protocols/);
+      }
+    } finally {
+      await open.close();
+    }
+  });
+});
+
+describe('one decoded, normalised path for the host check and the routing', () => {
+  it('routes an encoded /%6dock/ to the mock, and refuses it with a foreign Host', async () => {
+    cors.received.length = 0;
+    const ok = await send(explorer.url, { method: 'POST', path: '/%6dock/central/api/svc/v3/images/list' });
+    expect(ok.status).toBe(200);
+    expect(cors.received).toEqual(['POST /images/list']);
+    const evil = await send(explorer.url, { method: 'POST', path: '/%6dock/central/api/svc/v3/images/list', headers: { host: 'evil.example' } });
+    expect(evil.status).toBe(403);
+    expect(evil.headers['x-content-type-options']).toBe('nosniff');
+    const dotted = await send(explorer.url, { path: '/x/%2e%2e/mock/central/api/svc/v3/images', headers: { host: 'evil.example' } });
+    expect(dotted.status).toBe(403);
+    // A path that starts with `//` is a path, not an authority.
+    const doubled = await send(explorer.url, { path: '//evil.example/mock/central/api/svc/v3/images' });
+    expect(doubled.status).toBe(404);
+    expect(cors.received).toHaveLength(1);
+  });
+
+  it('refuses an absolute-form request that names a foreign host', async () => {
+    cors.received.length = 0;
+    for (const path of ['http://evil.example/mock/central/api/svc/v3/images/list', 'http://evil.example/%6dock/central/x']) {
+      const res = await send(explorer.url, { method: 'POST', path });
+      expect(res.status, path).toBe(403);
+    }
+    const forward = await send(explorer.url, { path: `http://evil.example/forward/http/127.0.0.1:${cors.port}/x`, headers: { [FORWARD_HEADER]: 'verify' } });
+    expect(forward.status).toBe(403);
+    expect(cors.received).toEqual([]);
+  });
+});
+
+describe('headers', () => {
+  it('drops the upstream Access-Control-* headers on both proxies', async () => {
+    for (const res of [await fetch(`${explorer.url}mock/central/api/svc/v3/images/list`, { method: 'POST' }), await forwardTo(explorer, `127.0.0.1:${cors.port}`)]) {
+      expect(res.status).toBe(200);
+      expect([...res.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
+      await res.arrayBuffer();
+    }
+  });
+
+  it('sends plain-text errors with X-Content-Type-Options: nosniff', async () => {
+    const answers = [
+      await fetch(`${explorer.url}mock/nosuch/<script>`),
+      await fetch(`${explorer.url}forward/http/a_b..c/x`, { headers: { [FORWARD_HEADER]: 'verify' } }),
+      await fetch(`${explorer.url}nope.html`),
+      await fetch(`${explorer.url}index.html`, { method: 'POST' }),
+    ];
+    for (const res of answers) {
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      await res.arrayBuffer();
+    }
+  });
+});
+
+describe("the forwarder's reach on this machine", () => {
+  const spellings = (port) => [`127.0.0.1:${port}`, `127.1:${port}`, `0x7f.1:${port}`, `2130706433:${port}`, `0177.0.0.1:${port}`, `[::1]:${port}`, `[::ffff:127.0.0.1]:${port}`, `0.0.0.0:${port}`, `localhost:${port}`];
+
+  it('refuses every spelling of a loopback target other than the mocks and the local svc', async () => {
+    const other = await startCorsUpstream();
+    try {
+      for (const target of spellings(other.port)) {
+        const res = await forwardTo(explorer, target);
+        expect(res.status, target).toBe(403);
+        expect(await res.text(), target).toMatch(/address of this machine.*--allow-loopback/s);
+      }
+      expect(other.received).toEqual([]);
+      // The mocks stay reachable (the page's "real endpoint" may be a mock's port).
+      const mock = await forwardTo(explorer, `127.0.0.1:${cors.port}`);
+      expect(mock.status).toBe(200);
+      await mock.arrayBuffer();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('reaches them with allowLoopback', async () => {
+    const other = await startCorsUpstream();
+    const open = await startExplorer({ dir, allowLoopback: true });
+    try {
+      for (const target of [`127.0.0.1:${other.port}`, `0x7f.1:${other.port}`, `localhost:${other.port}`]) {
+        const res = await forwardTo(open, target);
+        expect(res.status, target).toBe(200);
+        await res.arrayBuffer();
+      }
+      expect(other.received).toHaveLength(3);
+    } finally {
+      await open.close();
+      await other.close();
+    }
+  });
+});

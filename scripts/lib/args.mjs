@@ -1,0 +1,106 @@
+// One way for every command of scripts/ to read its options: node:util's parseArgs, plus the value
+// rules the commands share (ports, counts). A bad argument is answered with one line naming the
+// option and the rule, then the command's usage, and exit code 2: never a stack trace, never a
+// silently replaced value.
+import { parseArgs } from 'node:util';
+
+/** A bad command-line argument; `message` names the option and the rule. */
+export class UsageError extends Error {
+  name = 'UsageError';
+}
+
+/**
+ * Parses `argv` with `parseArgs` (strict: unknown options, a missing value and positionals are
+ * refused), then runs each option's `check` on its value.
+ *
+ * @param {object} spec
+ * @param {Record<string, import('node:util').ParseArgsOptionConfig & { check?: (value: any, name: string) => any }>} spec.options
+ *   parseArgs options; `check(value, name)` returns the value to use (e.g. a number) or throws
+ *   UsageError. It runs on defaults too, so a default from the environment is checked like a typed one.
+ * @param {boolean} [spec.allowPositionals] default false
+ * @param {string[]} [argv] default `process.argv.slice(2)`
+ * @returns {{ values: Record<string, any>, positionals: string[] }}
+ * @throws {UsageError} with a one-line message naming the option
+ */
+export function parseCommandLine({ options, allowPositionals = false }, argv = process.argv.slice(2)) {
+  const config = Object.fromEntries(Object.entries(options).map(([name, { check, ...o }]) => [name, o]));
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: config, allowPositionals, strict: true });
+  } catch (e) {
+    // parseArgs' messages are one line each ("Unknown option '--bogus'", "argument missing", ...)
+    throw new UsageError(e.message.replace(/\s+/g, ' ').trim());
+  }
+  const values = { ...parsed.values };
+  for (const [name, { check }] of Object.entries(options)) {
+    if (!check || values[name] === undefined) continue;
+    values[name] = Array.isArray(values[name]) ? values[name].map((v) => check(v, name)) : check(values[name], name);
+  }
+  return { values, positionals: parsed.positionals };
+}
+
+/**
+ * `parseCommandLine` for a command's entry point: on a bad argument prints
+ * `<command>: <message>` and `Usage: ...` on stderr and exits with code 2.
+ *
+ * @param {string} command the name printed first (`serve`)
+ * @param {string} usage   the usage line, starting with `Usage:`
+ * @param {Parameters<typeof parseCommandLine>[0]} spec
+ * @param {string[]} [argv]
+ * @returns {ReturnType<typeof parseCommandLine>}
+ */
+export function commandLine(command, usage, spec, argv) {
+  try {
+    return parseCommandLine(spec, argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    usageExit(command, usage, e.message);
+  }
+}
+
+/** Prints `<command>: <message>` and the usage on stderr and exits 2 (for checks after parsing). */
+export function usageExit(command, usage, message) {
+  console.error(`${command}: ${message}\n${usage}`);
+  process.exit(2);
+}
+
+/**
+ * `check` for a TCP port: digits only, 0 to 65535 (0: any free port). `''`, `-1`, `80.5` and
+ * `0x50` are refused rather than read as some port.
+ * @param {string} value as typed
+ * @param {string} name  the option without dashes
+ * @returns {number}
+ * @throws {UsageError}
+ */
+export function port(value, name) {
+  const n = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
+  if (!(n >= 0 && n <= 65535)) throw new UsageError(`--${name} must be a port number from 0 to 65535; got "${value}"`);
+  return n;
+}
+
+/**
+ * `check` for a count or a duration: digits only, at least `min`.
+ * @param {number} [min] default 1
+ * @returns {(value: string, name: string) => number}
+ */
+export function integer(min = 1) {
+  return (value, name) => {
+    const n = /^\d{1,15}$/.test(value) ? Number(value) : NaN;
+    if (!(n >= min)) throw new UsageError(`--${name} must be an integer of at least ${min}; got "${value}"`);
+    return n;
+  };
+}
+
+/**
+ * `check`-like test for positional names (API names of redocly.yaml, ...): every one must be known.
+ * @param {string[]} names  as typed
+ * @param {string[]} known  the allowed names
+ * @param {string} what     what a name is (`API of redocly.yaml`)
+ * @returns {string[]} `names`
+ * @throws {UsageError} naming the first unknown name and the known ones
+ */
+export function knownNames(names, known, what) {
+  const unknown = names.find((n) => !known.includes(n));
+  if (unknown !== undefined) throw new UsageError(`"${unknown}" is not an ${what} (${known.join(', ')})`);
+  return names;
+}

@@ -1,0 +1,106 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { integer, parseCommandLine, port, UsageError } from '../lib/args.mjs';
+
+const spec = { options: { port: { type: 'string', default: '8080', check: port }, runs: { type: 'string', check: integer(1) }, quiet: { type: 'boolean' } } };
+
+describe('parseCommandLine', () => {
+  it.each([
+    [[], { port: 8080 }],
+    [['--port', '0'], { port: 0 }],
+    [['--port=65535', '--quiet'], { port: 65535, quiet: true }],
+    [['--runs', '3'], { port: 8080, runs: 3 }],
+  ])('%j -> %j', (argv, values) => {
+    expect(parseCommandLine(spec, argv).values).toEqual(values);
+  });
+
+  it.each([
+    [['--bogus'], /Unknown option '--bogus'/],
+    [['--port'], /--port.*argument missing/],
+    [['--port', '-1'], /--port.*ambiguous/],
+    [['--port=-1'], /--port must be a port number from 0 to 65535; got "-1"/],
+    [['--port', ''], /--port must be a port number from 0 to 65535; got ""/],
+    [['--port', '65536'], /got "65536"/],
+    [['--port', '80.5'], /got "80.5"/],
+    [['--port', '0x50'], /got "0x50"/],
+    [['--port', ' 80'], /got " 80"/],
+    [['--runs', '0'], /--runs must be an integer of at least 1; got "0"/],
+    [['--quiet=yes'], /--quiet/],
+    [['extra'], /positional argument/],
+  ])('%j is refused: %s', (argv, message) => {
+    let error;
+    try {
+      parseCommandLine(spec, argv);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toMatch(message);
+    expect(error.message).not.toMatch(/\n/);
+  });
+
+  it('checks defaults too (a port from the environment)', () => {
+    expect(() => parseCommandLine({ options: { port: { type: 'string', default: 'eighty', check: port } } }, [])).toThrow(/--port must be a port number/);
+  });
+});
+
+// Every command of the repository answers bad arguments alike: `<command>: <one line>`, the usage, exit 2
+// (the simulator's CLI parses its own: packages do not import scripts/).
+const COMMANDS = [
+  ['serve', 'serve.mjs', ['--port']],
+  ['serve', 'serve.mjs', ['--bogus']],
+  ['serve', 'serve.mjs', ['--port', '-1']],
+  ['serve', 'serve.mjs', ['--port', '']],
+  ['serve', 'serve.mjs', ['--mock-port', '70000']],
+  ['dev', 'dev.mjs', ['--port', '']],
+  ['dev', 'dev.mjs', ['--bogus']],
+  ['contract', 'contract.mjs', ['--bogus']],
+  ['contract', 'contract.mjs', ['--timeout-ms', '-5']],
+  ['breaking', 'breaking.mjs', ['--base']],
+  ['breaking', 'breaking.mjs', ['--bogus']],
+  ['bench-build', 'bench-build.mjs', ['--warm-runs', '0']],
+  ['node24', 'node24.mjs', ['--node', 'x']],
+  ['release:check', 'release-check.mjs', ['--bogus']],
+  ['release:check', 'release-check.mjs', ['--base']],
+  ['supply-chain', 'supply-chain.mjs', ['--audit-level', 'severe']],
+  ['supply-chain', 'supply-chain.mjs', ['--no-audit=1']],
+  ['bundle', 'bundle.mjs', ['nope']],
+  ['bundle', 'bundle.mjs', ['--bogus']],
+  ['lint:spectral', 'lint-spectral.mjs', ['centrall']],
+  ['operations', 'operations.mjs', ['--bogus']],
+  ['simulator', '../packages/simulator/src/cli.js', ['--bogus']],
+  ['simulator', '../packages/simulator/src/cli.js', ['--port']],
+  ['simulator', '../packages/simulator/src/cli.js', ['--port', '-1']],
+  ['simulator', '../packages/simulator/src/cli.js', ['--port', '']],
+];
+
+function run(script, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [fileURLToPath(new URL(`../${script}`, import.meta.url)), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, SVC_PASSWORD: 'x', EXPLORER_PORT: '', MOCK_PORT: '' }, // empty: unset
+    });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (out += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, out });
+    });
+  });
+}
+
+describe('commands refuse bad arguments with one line, the usage and exit 2', () => {
+  it.each(COMMANDS)('%s %j', async (name, script, args) => {
+    const { code, signal, out } = await run(script, args);
+    expect(signal).toBeNull();
+    const lines = out.trimEnd().split('\n');
+    expect(lines[0], out).toMatch(new RegExp(`^${name}: (.*--|")`)); // names the option or the argument
+    expect(lines[1], out).toMatch(/^Usage: /); // the message is one line; the usage may take more
+    expect(out).not.toMatch(/\bat .*\.m?js:\d+/); // no stack trace
+    expect(code).toBe(2);
+  });
+});

@@ -1,0 +1,90 @@
+// `npm run serve` ends its Prism processes with it, also when its terminal closes (SIGHUP) or it
+// dies of an uncaught error.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, expect, it } from 'vitest';
+import { root } from '@svc/oas/apis';
+
+let child;
+const groups = [];
+
+afterAll(() => {
+  // Each child runs in its own process group: whatever it left behind goes with the group.
+  for (const pid of groups) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // the group is already gone
+    }
+  }
+});
+
+/** Whether process `pid` still runs (a zombie that nobody reaped has ended). */
+function running(pid) {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Whether something accepts connections on 127.0.0.1:`port`. */
+const listening = (port) =>
+  new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(true);
+    }).on('error', () => resolve(false));
+  });
+
+it('stops the mocks when it gets SIGHUP', async () => {
+  if (!existsSync(join(root, 'packages', 'explorer', 'dist', 'index.html'))) {
+    execFileSync(process.execPath, [join(root, 'packages', 'explorer', 'scripts', 'build.mjs')], { cwd: root, stdio: 'ignore' });
+  }
+  child = spawn(process.execPath, [join(root, 'scripts', 'serve.mjs'), '--port', '0', '--mock-port', '0', '--sim-port', '0'], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  groups.push(child.pid);
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  for (let waited = 0; !/Ctrl-C stops them/.test(output); waited += 200) {
+    if (waited > 120_000 || child.exitCode !== null) throw new Error(`serve did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const ports = [...output.matchAll(/^mock\s+\S+\s+http:\/\/127\.0\.0\.1:(\d+)/gm)].map((m) => Number(m[1]));
+  expect(ports).toHaveLength(3);
+  for (const port of ports) expect(await listening(port)).toBe(true);
+
+  child.kill('SIGHUP');
+  await exited;
+  const open = async () => (await Promise.all(ports.map(listening))).filter(Boolean).length;
+  for (let i = 0; i < 50 && (await open()) > 0; i++) await new Promise((r) => setTimeout(r, 200));
+  expect(await open()).toBe(0);
+}, 180_000);
+
+it('stops them when it dies of an uncaught error', async () => {
+  const lib = pathToFileURL(join(root, 'scripts', 'lib', 'serve.mjs')).href;
+  const script = `
+    import { spawn } from 'node:child_process';
+    import { stopOnExit } from ${JSON.stringify(lib)};
+    const sleeper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    stopOnExit(() => [{ close: () => sleeper.kill('SIGTERM') }]);
+    console.log(sleeper.pid);
+    setTimeout(() => { throw new Error('boom'); }, 200);
+  `;
+  const crashing = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  groups.push(crashing.pid);
+  let output = '';
+  crashing.stdout.on('data', (c) => (output += c));
+  crashing.stderr.on('data', (c) => (output += c));
+  const code = await new Promise((resolve) => crashing.once('exit', resolve));
+  expect(output).toMatch(/boom/);
+  expect(code).not.toBe(0);
+  const pid = Number(/^(\d+)$/m.exec(output)?.[1]);
+  expect(pid).toBeGreaterThan(0);
+  for (let i = 0; i < 50 && running(pid); i++) await new Promise((r) => setTimeout(r, 100));
+  expect(running(pid)).toBe(false);
+}, 30_000);
