@@ -133,7 +133,9 @@ export function createListener({ apis, user, password, handlers, faults, tamper 
       if (!mount) throw new HttpError(404, 'ENTITY_NOT_FOUND', `No API is served at ${url.pathname}; the base paths are ${mounts.map((m) => m.base).join(', ')}`);
       api = mount.api;
       const path = url.pathname.slice(mount.base.length) || '/';
-      const query = Object.fromEntries(url.searchParams);
+      // a repeated key (`entityUuids=a&entityUuids=b`, form style) becomes an array
+      const query = {};
+      for (const [key, value] of url.searchParams) query[key] = key in query ? [query[key], value].flat() : value;
       const request = { method, path, headers: req.headers, query };
       const operation = api.backend.router.matchOperation(request);
       if (!operation) {
