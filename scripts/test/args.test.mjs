@@ -61,6 +61,7 @@ const COMMANDS = [
   ['breaking', 'breaking.mjs', ['--bogus']],
   ['bench-build', 'bench-build.mjs', ['--warm-runs', '0']],
   ['node24', 'node24.mjs', ['--node', 'x']],
+  ['node24', 'node24.mjs', ['--package', '@svc/nope']],
   ['release:check', 'release-check.mjs', ['--bogus']],
   ['release:check', 'release-check.mjs', ['--base']],
   ['supply-chain', 'supply-chain.mjs', ['--audit-level', 'severe']],
