@@ -1,11 +1,11 @@
 // The part every API client shares: options checked, the transport, basic auth, the printable label.
-import createClient, { createQuerySerializer, type Client, type Middleware } from 'openapi-fetch';
+import createClient, { createQuerySerializer, type Client } from 'openapi-fetch';
 import { serverBasePaths, type ApiName } from './generated/operations.js';
 import { isBinaryBody } from './binary.js';
-import { basicAuth, checkOptions, type ClientOptions } from './options.js';
+import { basicAuthHeader, checkOptions, type ClientOptions } from './options.js';
 import { createDispatcher, createTransport, lookup, operationTagger } from './transport.js';
 import { parseJsonAnswer } from './body.js';
-import { ClientRequest } from './request.js';
+import { ClientRequest, OPERATION } from './request.js';
 import { InvalidArgumentError } from './errors.js';
 
 /** Serializes JSON bodies; binary bodies (uploads) pass through untouched. */
@@ -26,29 +26,32 @@ export interface UploadOptions {
 }
 
 const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'] as const;
-type Call = (path: string, init?: { parseAs?: string }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-const AS_TEXT = Object.freeze({ parseAs: 'text' });
+type Init = { parseAs?: string; [OPERATION]?: unknown };
+type Call = (path: string, init?: Init) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
 /**
- * Makes the client's methods parse success bodies here rather than in openapi-fetch, so that a body
- * that is not JSON, or empty where the spec declares one, fails with InvalidResponseError naming the
- * operation and the status (openapi-fetch would throw a bare SyntaxError, or resolve to undefined).
- * A call that sets `parseAs` itself gets openapi-fetch's reading.
+ * Wraps the client's methods: each call carries its spec operation (from the method and the path
+ * template it names) to the transport in its init, and success bodies are parsed here rather than
+ * in openapi-fetch, so that a body that is not JSON, or empty where the spec declares one, fails
+ * with InvalidResponseError naming the operation and the status (openapi-fetch would throw a bare
+ * SyntaxError, or resolve to undefined). A call that sets `parseAs` itself reads the body its way.
  */
-function readJsonHere(api: ApiName, client: Client<{}>): void {
-  const methods = client as unknown as Record<(typeof METHODS)[number], Call> & { request: (method: string, path: string, init?: { parseAs?: string }) => ReturnType<Call> };
-  const parse = (method: string, path: string, result: Awaited<ReturnType<Call>>) => {
+function wrapMethods(api: ApiName, client: Client<{}>): void {
+  const methods = client as unknown as Record<(typeof METHODS)[number], Call> & { request: (method: string, path: string, init?: Init) => ReturnType<Call> };
+  const send = (call: Call, method: string, path: string, init: Init | undefined) => {
     const found = lookup(api, method, path);
-    return parseJsonAnswer(result, found?.op ?? { api, method, path, operationId: undefined }, found?.json ?? false);
+    if (init?.parseAs !== undefined) return call(path, { ...init, [OPERATION]: found });
+    const op = found?.op ?? { api, method, path, operationId: undefined };
+    return call(path, { ...init, parseAs: 'text', [OPERATION]: found }).then((result) => parseJsonAnswer(result, op, found?.json ?? false));
   };
   for (const method of METHODS) {
     const call = methods[method];
-    methods[method] = (path, init) => (init?.parseAs !== undefined ? call(path, init) : call(path, init ? { ...init, parseAs: 'text' } : AS_TEXT).then((r) => parse(method, path, r)));
+    methods[method] = (path, init) => send(call, method, path, init);
   }
   const request = methods.request;
   methods.request = (method, path, init) => {
     const m = method.toUpperCase();
-    return init?.parseAs !== undefined ? request(m, path, init) : request(m, path, init ? { ...init, parseAs: 'text' } : AS_TEXT).then((r) => parse(m, path, r));
+    return send((p, i) => request(m, p, i), m, path, init);
   };
 }
 
@@ -77,30 +80,22 @@ export function createCore<Paths extends {}>(api: ApiName, options: ClientOption
     bodySerializer,
     // Built once: given options, openapi-fetch would build a serializer on every call.
     querySerializer: createQuerySerializer(),
-    headers: { Accept: 'application/json' },
+    // Kept in openapi-fetch's closure: never on an enumerable property of the client.
+    headers: { Accept: 'application/json', Authorization: basicAuthHeader(options.username, options.password) },
     fetch: transport(options.fetch && resolved.ownTimeout ? resolved.timeoutMs : 0),
     Request: ClientRequest as unknown as typeof Request,
   });
-  // The operation of each request comes from openapi-fetch's schemaPath (see operationTagger). The
-  // first middleware adds auth and tags; when other middleware runs after it (given here or added
-  // with use()), a tagger kept last tags again, since they may return a new Request. One middleware
-  // in the common case: each costs an await per call.
+  // Each call names its operation itself (wrapMethods); middleware may replace the request, so
+  // when there is any, a tagger kept last names it again from openapi-fetch's schemaPath. Without
+  // middleware openapi-fetch skips its middleware pass: basic auth is a default header.
   const tag = operationTagger(api);
-  const auth = basicAuth(options.username, options.password);
-  const first: Middleware = {
-    onRequest(params) {
-      tag.onRequest!(params);
-      return auth.onRequest!(params);
-    },
-  };
   const use = client.use.bind(client);
   client.use = (...middleware) => {
     client.eject(tag);
     use(...middleware, tag);
   };
-  use(first);
   if (options.middleware?.length) client.use(...options.middleware);
-  readJsonHere(api, client);
+  wrapMethods(api, client);
   // Printing a client shows where it points, never its credentials.
   const label = `${NAMES[api]} <${resolved.baseUrl}>`;
   Object.defineProperties(client, {

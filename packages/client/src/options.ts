@@ -204,15 +204,21 @@ export function checkOptions(options: ClientOptions, defaultBasePath: string): R
   };
 }
 
-/**
- * openapi-fetch middleware that adds `Authorization: Basic ...` to every request.
- * The encoded value is kept in a closure, not on any enumerable property.
- */
-export function basicAuth(username: string, password: string): Middleware {
+/** The `Authorization` value of HTTP basic authentication (`Basic <base64 of user:password, UTF-8>`). */
+export function basicAuthHeader(username: string, password: string): string {
   const bytes = new TextEncoder().encode(`${username}:${password}`);
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
-  const header = `Basic ${btoa(binary)}`;
+  return `Basic ${btoa(binary)}`;
+}
+
+/**
+ * openapi-fetch middleware that adds `Authorization: Basic ...` to every request (for your own
+ * openapi-fetch clients; the clients of this package send it as a default header).
+ * The encoded value is kept in a closure, not on any enumerable property.
+ */
+export function basicAuth(username: string, password: string): Middleware {
+  const header = basicAuthHeader(username, password);
   return {
     onRequest({ request }) {
       request.headers.set('Authorization', header);

@@ -6,6 +6,14 @@
 
 const LIGHT = Symbol.for('svc.client.request');
 
+/**
+ * Where a request carries its spec operation: the clients pass it in the call's init (openapi-fetch
+ * hands unknown init members to the request), and a middleware sets it on requests that other
+ * middleware replaced. Read by the transport. A string key: a symbol in the init makes every
+ * copy of it openapi-fetch makes slower.
+ */
+export const OPERATION = 'svcOperation';
+
 /** The body as given to fetch: a JSON string or a binary body; never read by the transport. */
 type Body = BodyInit | null | undefined;
 
@@ -20,9 +28,12 @@ export class ClientRequest {
   bodyInit: Body;
   /** Every other init member (redirect, duplex, ...), passed on to fetch. */
   readonly init: RequestInit;
+  /** The spec operation of the call (see {@link OPERATION}). */
+  [OPERATION]: unknown;
 
-  constructor(input: string | URL, init: RequestInit = {}) {
-    const { headers, body, signal, method, ...rest } = init;
+  constructor(input: string | URL, init: RequestInit & { [OPERATION]?: unknown } = {}) {
+    const { headers, body, signal, method, [OPERATION]: operation, ...rest } = init;
+    this[OPERATION] = operation;
     this.url = String(input);
     this.method = (method ?? 'GET').toUpperCase();
     this.headers = headers instanceof Headers ? headers : new Headers(headers);
@@ -55,12 +66,12 @@ export class ClientRequest {
       this.bodyInit = a;
       body = b;
     }
-    return new ClientRequest(this.url, { ...this.init, method: this.method, headers: new Headers(this.headers), body, signal: this.signal });
+    return new ClientRequest(this.url, { ...this.init, method: this.method, headers: new Headers(this.headers), body, signal: this.signal, [OPERATION]: this[OPERATION] });
   }
 
   /** The same request to another URL (a followed redirect); a stream body cannot be re-sent. */
   withUrl(url: string): ClientRequest {
-    return new ClientRequest(url, { ...this.init, method: this.method, headers: this.headers, body: this.bodyInit, signal: this.signal });
+    return new ClientRequest(url, { ...this.init, method: this.method, headers: this.headers, body: this.bodyInit, signal: this.signal, [OPERATION]: this[OPERATION] });
   }
 
   /** The body as text, JSON or bytes, like the Request methods. */

@@ -9,7 +9,7 @@ import { operationTable, type ApiName } from './generated/operations.js';
 import { InvalidResponseError, NetworkError, RequestTimeoutError, type OperationRef } from './errors.js';
 import { guardBody } from './body.js';
 import type { ResolvedOptions } from './options.js';
-import { isClientRequest, type ClientRequest } from './request.js';
+import { OPERATION, isClientRequest, type ClientRequest } from './request.js';
 
 type FetchFn = (input: Request, init?: RequestInit) => Promise<Response>;
 
@@ -21,7 +21,8 @@ interface Found {
   json: boolean;
 }
 
-const byApi = new Map<ApiName, Map<string, Found>>();
+/** Per API, per method, per path template (nested maps: no key string built per call). */
+const byApi = new Map<ApiName, Map<string, Map<string, Found>>>();
 
 /**
  * The spec operation `method schemaPath` of an API, from the generated table; undefined when the
@@ -31,10 +32,13 @@ export function lookup(api: ApiName, method: string, schemaPath: string): Found 
   let ops = byApi.get(api);
   if (!ops) {
     ops = new Map();
-    for (const [m, path, operationId, readOnly, json] of operationTable[api]) ops.set(`${m} ${path}`, { op: { api, method: m, path, operationId }, retryable: readOnly, json });
+    for (const [m, path, operationId, readOnly, json] of operationTable[api]) {
+      if (!ops.has(m)) ops.set(m, new Map());
+      ops.get(m)!.set(path, { op: { api, method: m, path, operationId }, retryable: readOnly, json });
+    }
     byApi.set(api, ops);
   }
-  return ops.get(`${method} ${schemaPath}`);
+  return ops.get(method)?.get(schemaPath);
 }
 
 /**
@@ -49,14 +53,12 @@ export function isIdempotent(api: ApiName, method: string, path: string): boolea
   return lookup(api, method, path)?.retryable ?? (method === 'GET' || method === 'HEAD');
 }
 
-/** Where a request carries its operation (a property: cheaper per call than a WeakMap). */
-const OPERATION = Symbol('svc.client.operation');
 type Tagged = { [OPERATION]?: Found };
 
 /**
  * openapi-fetch middleware that tags each request with its spec operation, from the `schemaPath`
- * openapi-fetch hands middleware (no URL parsing). It must run last, after any middleware that
- * replaces the request: the clients run it first and again last (see `createCore`).
+ * openapi-fetch hands middleware (no URL parsing). The clients add it last when other middleware
+ * runs, which may replace the request (see `createCore`).
  */
 export function operationTagger(api: ApiName): Middleware {
   return {
@@ -76,8 +78,12 @@ function operationOf(api: ApiName, basePath: string, request: Request | ClientRe
   return { op: { api, method: request.method, path, operationId: undefined }, retryable: request.method === 'GET' || request.method === 'HEAD', json: false };
 }
 
-/** Operation of each response the transport returned, for {@link unwrap}'s errors. */
-export const responseOperations = new WeakMap<Response, OperationRef>();
+const RESPONSE_OPERATION = Symbol('svc.client.responseOperation');
+
+/** The operation of a response the transport returned (for {@link unwrap}'s errors), if it did. */
+export function responseOperation(response: Response): OperationRef | undefined {
+  return (response as { [RESPONSE_OPERATION]?: OperationRef })[RESPONSE_OPERATION];
+}
 
 /** Resolves after `ms`, or rejects with the signal's reason when it fires first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -231,7 +237,7 @@ export function createTransport(s: TransportSettings): FetchFn {
       // A timer bounds the body too: it ends when the body has been read.
       if (timer === undefined || bodiless(response, current.method)) cleanup();
       guardBody(response, op, limits, timer === undefined ? undefined : cleanup);
-      responseOperations.set(response, op);
+      (response as { [RESPONSE_OPERATION]?: OperationRef })[RESPONSE_OPERATION] = op;
       return response;
     }
   };

@@ -2,7 +2,7 @@
 import { openAsBlob } from 'node:fs';
 import { Readable } from 'node:stream';
 import { ApiError, InvalidArgumentError, TaskFailedError, TaskTimeoutError, WorkflowError } from './errors.js';
-import { responseOperations, sleep } from './transport.js';
+import { responseOperation, sleep } from './transport.js';
 import type { BinaryBody } from './binary.js';
 
 /**
@@ -18,7 +18,7 @@ export async function unwrap<R extends { response: Response; data?: unknown; err
   const { data, error, response } = await result;
   if (!response.ok) {
     const url = new URL(response.url || 'http://unknown/');
-    const op = responseOperations.get(response) ?? { api: 'unknown', method: '?', path: url.pathname, operationId: undefined };
+    const op = responseOperation(response) ?? { api: 'unknown', method: '?', path: url.pathname, operationId: undefined };
     throw new ApiError(response.status, error, op);
   }
   return data as Exclude<R['data'], undefined>;

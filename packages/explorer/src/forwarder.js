@@ -51,7 +51,7 @@ const lookupNotThisMachine = (hostname, options, callback) => {
   lookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, '', 0);
     const local = addresses.find((a) => isThisMachine(a.address));
-    if (local) return callback(loopbackError(`${hostname} is ${local.address}`), '', 0);
+    if (local) return callback(loopbackError(`${hostname} (${local.address})`), '', 0);
     if (options.all) return /** @type {any} */ (callback)(null, addresses);
     return callback(null, addresses[0].address, addresses[0].family);
   });
@@ -88,7 +88,7 @@ export function forwardRequest(relay, req, res, { scheme, authority, rest, query
   const port = Number(target.port || (scheme === 'https' ? 443 : 80));
   const checkLoopback = !allowLoopback && !localPorts.has(port);
   if (checkLoopback && isThisMachine(target.hostname)) {
-    return sendText(res, 403, refusal(loopbackError(`${target.hostname}`)));
+    return sendText(res, 403, refusal(loopbackError(target.hostname)));
   }
   const Agent = scheme === 'https' ? HttpsAgent : HttpAgent;
   relay.send(req, res, {

@@ -21,11 +21,9 @@ import { apis } from '@svc/oas/apis';
 const require = createRequire(import.meta.url);
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(packageDir, '..', '..');
-// The README's picture is refreshed on request (UPDATE_SCREENSHOT=1 npm test); otherwise the
-// screenshot goes to test-results/ so a test run leaves the work tree clean.
-const screenshot = process.env.UPDATE_SCREENSHOT
-  ? join(repoRoot, 'docs', 'explorer.png')
-  : join(repoRoot, 'test-results', 'explorer.png');
+// The README's picture (docs/explorer.png) comes from test/workflows.test.js; this one stays in
+// test-results/ so that a test run leaves the work tree clean.
+const screenshot = join(repoRoot, 'test-results', 'explorer.png');
 const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const BASIC = Buffer.from('admin:secret').toString('base64');
 

@@ -221,9 +221,11 @@ function stepOperation(active, step) {
 }
 
 const answersOf = (workflowId) => readSession(ANSWERS_KEY, {})[workflowId] || {};
+/** Keeps the latest answer of a step; `count` says how many it had (a repeated step counts up). */
 function recordAnswer(workflowId, stepId, answer) {
   const all = readSession(ANSWERS_KEY, {});
-  all[workflowId] = { ...(all[workflowId] || {}), [stepId]: answer };
+  const before = all[workflowId]?.[stepId];
+  all[workflowId] = { ...(all[workflowId] || {}), [stepId]: { ...answer, count: (before?.count ?? 0) + 1 } };
   writeSession(ANSWERS_KEY, all);
 }
 
@@ -253,8 +255,13 @@ function fillStep(system, active) {
   if (!op) return;
   const inputs = stepInputs(step, answersOf(active.workflow.workflowId));
   const pathMethod = [op.path, op.method];
+  const resolved = system.specSelectors.specJsonWithResolvedSubtrees().getIn(['paths', op.path, op.method, 'parameters']);
   for (const { name, in: where, value } of inputs.parameters) {
-    system.specActions.changeParam(pathMethod, name, where, typeof value === 'string' ? value : JSON.stringify(value));
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    system.specActions.changeParam(pathMethod, name, where, text);
+    // A value Swagger UI already keeps under the parameter's identity wins over the one above.
+    const param = resolved && resolved.find((p) => p.get('name') === name && p.get('in') === where);
+    if (param) system.specActions.changeParamByIdentity(pathMethod, param, text);
   }
   const spec = toJS(system.specSelectors.specJson());
   const example = step.requestBodyExample ? spec.components?.examples?.[step.requestBodyExample]?.value : undefined;
@@ -447,7 +454,7 @@ function ExplorerPlugin(system) {
         const op = stepOperation(active, step);
         const status = { waiting: '', done: 'done', repeat: 'not yet: Execute again', failed: 'failed' }[state.state];
         return h('li', {
-          key: step.stepId, 'data-step': step.stepId, 'data-state': state.state,
+          key: step.stepId, 'data-step': step.stepId, 'data-state': state.state, 'data-answers': answers[step.stepId]?.count ?? 0,
           className: 'svc-step' + (i === active.step ? ' current' : ''), 'aria-current': i === active.step ? 'step' : undefined,
         },
         h('button', { type: 'button', className: 'btn svc-step-open', onClick: () => openStep(sys, active, i) },
@@ -520,7 +527,9 @@ function ExplorerPlugin(system) {
               restoreAuth(sys);
               // A workflow step opened by link (another API's step, a reload): fill its form.
               const active = activeWorkflow();
-              if (active && stepApi(active, active.workflow.steps[active.step]) === currentApi) setTimeout(() => fillStep(sys, active), 300);
+              // A workflow link without an operation opens the step (on its API: maybe a page load).
+              if (active && !location.hash) openStep(sys, active, active.step);
+              else if (active && stepApi(active, active.workflow.steps[active.step]) === currentApi) setTimeout(() => fillStep(sys, active), 300);
             }, 0);
             return result;
           },

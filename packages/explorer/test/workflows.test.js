@@ -1,0 +1,162 @@
+// The "Start here" workflows of the three APIs (x-svc-workflow), walked end to end in Chromium
+// against the local svc (@svc/simulator behind the explorer's /local/): every step is opened from
+// the workflow panel, with the values of the previous answers filled in, and Executed until the
+// step is done (a polled step again until its `until` condition holds).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import { chromium } from 'playwright-core';
+import { startSimulator } from '@svc/simulator';
+import { build } from '../scripts/build.mjs';
+import { startExplorer } from '../src/index.js';
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+// The README's picture is refreshed on request (UPDATE_SCREENSHOT=1); otherwise it goes to test-results/.
+const screenshot = process.env.UPDATE_SCREENSHOT
+  ? join(repoRoot, 'docs', 'explorer.png')
+  : join(repoRoot, 'test-results', 'explorer-workflow.png');
+const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const PASSWORD = 'walk-the-workflows';
+const IMAGE = randomBytes(64 * 1024);
+
+let work;
+let simulator;
+let source;
+let explorer;
+let browser;
+let context;
+let page;
+const pageErrors = [];
+
+beforeAll(async () => {
+  if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}: run \`apt-get install -y chromium\` (or set CHROMIUM_PATH)`);
+  work = mkdtempSync(join(tmpdir(), 'explorer-workflows-'));
+  await build({ outDir: join(work, 'dist') });
+  simulator = await startSimulator({ port: 0, password: PASSWORD, dataDir: join(work, 'sim'), taskSeconds: 0.5, seed: 7 });
+  // The URL an image is created from (central workflow): bytes served on loopback.
+  source = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': IMAGE.length });
+    res.end(IMAGE);
+  });
+  await new Promise((r) => source.listen(0, '127.0.0.1', r));
+  explorer = await startExplorer({ dir: join(work, 'dist'), simulator: { url: simulator.url, ca: simulator.ca } });
+  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  context = await browser.newContext({ viewport: { width: 1280, height: 1400 } });
+  page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.route((url) => url.hostname !== '127.0.0.1', (route) => {
+    pageErrors.push(`unexpected request: ${route.request().url()}`);
+    return route.abort();
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await explorer?.close();
+  await simulator?.close();
+  await new Promise((r) => (source ? source.close(r) : r()));
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** Authorize dialog: basic auth with the simulator's user and password, unless already done. */
+async function ensureAuthorized() {
+  const button = page.locator('.scheme-container button.authorize');
+  await button.waitFor({ timeout: 15_000 });
+  if ((await button.getAttribute('class')).includes(' locked')) return;
+  await button.click();
+  const modal = page.locator('.modal-ux');
+  await modal.locator('input[type="text"]').first().fill(simulator.user);
+  await modal.locator('input[type="password"]').first().fill(PASSWORD);
+  await modal.locator('button.modal-btn.auth.authorize').click();
+  await modal.locator('button.btn-done, button.close-modal').first().click();
+  await modal.waitFor({ state: 'detached' });
+}
+
+/**
+ * Walks a workflow from its first step: opens each step from the panel, lets `prepare` adjust
+ * the form (what a user types), Executes until the step is done.
+ * @returns {Promise<Record<string, string>>} the request URL of each step
+ */
+async function walk(api, workflowId, prepare = async () => {}) {
+  await page.goto(`${explorer.url}?api=${api}&workflow=${workflowId}&step=0`);
+  const panel = page.locator('.svc-workflow');
+  await panel.waitFor({ timeout: 15_000 });
+  const steps = await panel.locator('.svc-step').evaluateAll((els) => els.map((el) => el.dataset.step));
+  expect(steps.length).toBeGreaterThan(2);
+  const urls = {};
+  for (const [i, stepId] of steps.entries()) {
+    if (i > 0) await page.locator('.svc-workflow .svc-step-next').click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('step'), { timeout: 15_000 }).toBe(String(i));
+    await expect.poll(() => new URL(page.url()).hash, { timeout: 15_000 }).toMatch(/^#\/.+\/.+/);
+    const step = page.locator(`.svc-workflow .svc-step[data-step="${stepId}"]`);
+    await expect.poll(() => step.getAttribute('aria-current'), { timeout: 15_000 }).toBe('step');
+    await ensureAuthorized();
+    const operationId = decodeURIComponent(new URL(page.url()).hash).split('/').pop();
+    const op = page.locator(`.opblock[id$="-${operationId}"]`);
+    await op.locator('button.execute').waitFor({ timeout: 15_000 });
+    await prepare(stepId, op);
+    for (let attempt = 0; ; attempt++) {
+      const before = Number(await step.getAttribute('data-answers'));
+      await op.locator('button.execute').click();
+      await expect.poll(async () => Number(await step.getAttribute('data-answers')), { timeout: 30_000 }).toBe(before + 1);
+      const state = await step.getAttribute('data-state');
+      if (state === 'done') break;
+      expect(state, `${workflowId} ${stepId}: ${await op.locator('.live-responses-table').innerText().catch(() => '')}`).toBe('repeat');
+      expect(attempt, `${workflowId} ${stepId} still not done`).toBeLessThan(40);
+      await page.waitForTimeout(250);
+    }
+    urls[stepId] = await op.locator('.request-url pre').first().innerText();
+  }
+  expect(await panel.locator('.svc-step').evaluateAll((els) => els.map((el) => el.dataset.state))).toEqual(steps.map(() => 'done'));
+  expect(pageErrors).toEqual([]);
+  return urls;
+}
+
+describe('"Start here" workflows against the local svc', () => {
+  it('central: create an image from a URL, follow its task, see it COMPLETE, download it, delete it', async () => {
+    const urls = await walk('central', 'image-from-url', async (stepId, op) => {
+      if (stepId !== 'create') return;
+      // The example's URL is on the internet; the local svc fetches this one instead.
+      const body = op.locator('.body-param textarea');
+      const value = JSON.parse(await body.inputValue());
+      value.spec.resources.source_uri = `http://127.0.0.1:${source.address().port}/image.qcow2`;
+      await body.fill(JSON.stringify(value, null, 2));
+    });
+    // Each step went to the local svc with the previous answer's value in its path.
+    expect(urls.create).toBe(`${explorer.url}local/api/svc/v3/images`);
+    const imageUuid = /\/images\/([0-9a-f-]{36})$/.exec(urls.image)?.[1];
+    expect(imageUuid).toBeDefined();
+    expect(urls.download).toBe(`${explorer.url}local/api/svc/v3/images/${imageUuid}/file`);
+    expect(urls.delete).toBe(`${explorer.url}local/api/svc/v3/images/${imageUuid}`);
+    expect(urls['delete-task']).toMatch(/\/local\/api\/svc\/v3\/tasks\/[0-9a-f-]{36}$/);
+    expect(urls['delete-task']).not.toBe(urls.task);
+  });
+
+  it('element: the two-phase upload, with a file chooser, to ACTIVE', async () => {
+    const urls = await walk('element', 'two-phase-upload', async (stepId, op) => {
+      if (stepId === 'upload') {
+        // The container of the previous answer is filled in; the user picks the file.
+        expect(await op.locator('tr[data-param-name="X-Svc-Destination-Container"] input').inputValue()).toMatch(/^[0-9a-f-]{36}$/);
+        await op.locator('input[type=file]').setInputFiles({ name: 'tiny.qcow2', mimeType: 'application/octet-stream', buffer: IMAGE });
+      }
+    });
+    const imageUuid = /\/v0\.8\/images\/([0-9a-f-]{36})$/.exec(urls.image)?.[1];
+    expect(imageUuid).toBeDefined();
+    expect(urls.upload).toBe(`${explorer.url}local/api/svc/v0.8/images/${imageUuid}/upload`);
+    expect(urls.active).toBe(urls.image);
+    mkdirSync(dirname(screenshot), { recursive: true });
+    await page.locator('.svc-workflow').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshot, clip: { x: 0, y: 0, width: 1280, height: 1000 } });
+  });
+
+  it('objects: enable the service, look up the cluster and subnets (central), create the store, follow it to COMPLETE', async () => {
+    const urls = await walk('objects', 'objectstore-deploy');
+    expect(urls.enable).toBe(`${explorer.url}local/api/svc/v3/services/oss`);
+    expect(urls.create).toBe(`${explorer.url}local/oss/api/svc/v3/objectstores`);
+    expect(urls.follow).toMatch(/\/local\/oss\/api\/svc\/v3\/objectstores\/[0-9a-f-]{36}$/);
+  });
+});
