@@ -70,6 +70,8 @@ const COMMANDS = [
   ['bundle', 'bundle.mjs', ['--bogus']],
   ['lint:spectral', 'lint-spectral.mjs', ['centrall']],
   ['operations', 'operations.mjs', ['--bogus']],
+  ['explorer bench', '../packages/explorer/bench/bench.mjs', ['--bogus']],
+  ['explorer bench', '../packages/explorer/bench/bench.mjs', ['--loads', '']],
   ['simulator', '../packages/simulator/src/cli.js', ['--bogus']],
   ['simulator', '../packages/simulator/src/cli.js', ['--port']],
   ['simulator', '../packages/simulator/src/cli.js', ['--port', '-1']],
