@@ -1,27 +1,30 @@
-// Part of `npm run bench`: the explorer page against a bare Swagger UI page (swagger-ui-dist's
-// own index.html and initializer, pointed at the same central bundle), side by side in one run:
-//   - time to first rendered operation list: from navigation start to the first `.opblock` in
-//     the DOM (a MutationObserver records performance.now()), cold cache (a new browser context
-//     per load), loads alternating between the two pages, median and spread of --loads;
-//   - weight: every response the page loads, each gzipped with zlib (level 9), summed.
-// Both pages are served by the same loopback static server (startExplorer, no mocks).
-//   node bench/bench.mjs [--loads 7]
+// Part of `npm run bench`: the explorer page beside a bare Swagger UI page (swagger-ui-dist's own
+// index.html and initializer, pointed at the same central bundle), side by side in one run, both
+// served by the same explorer server (startExplorer: compression, ETags, long caching of
+// fingerprinted names):
+//   - bytes on the wire (Chromium's encodedDataLength: compressed bodies and headers) of a first
+//     load with a cold cache, and of a reload right after it in the same browser context;
+//   - time from navigation start to the first rendered operation (a MutationObserver records
+//     performance.now()), cold cache (a new browser context per load), loads alternating, median.
+// With --scalar <standalone.js> (from @scalar/api-reference, not a dependency of this package:
+// `npm install --prefix /tmp/scalar @scalar/api-reference`) a Scalar page on the same bundle is
+// measured too, for the renderer decision in the README.
+//   node bench/bench.mjs [--loads 7] [--scalar <path>/dist/browser/standalone.js]
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { build } from '../scripts/build.mjs';
 import { startExplorer } from '../src/index.js';
 import { apis } from '@svc/oas/apis';
 
 const require = createRequire(import.meta.url);
-const USAGE = 'Usage: npm run bench -w @svc/explorer -- [--loads 7]';
+const USAGE = 'Usage: npm run bench -w @svc/explorer -- [--loads 7] [--scalar <@scalar/api-reference dist/browser/standalone.js>]';
 let values;
 try {
-  ({ values } = parseArgs({ options: { loads: { type: 'string', default: '7' } } }));
+  ({ values } = parseArgs({ options: { loads: { type: 'string', default: '7' }, scalar: { type: 'string' } } }));
 } catch (e) {
   // one line and the usage, exit 2, as every command of the repository (scripts/lib/args.mjs)
   console.error(`explorer bench: ${e.message.replace(/\s*\n\s*/g, ' ')}\n${USAGE}`);
@@ -30,6 +33,10 @@ try {
 const loads = /^\d+$/.test(values.loads) ? Number(values.loads) : NaN;
 if (!(loads >= 1)) {
   console.error(`explorer bench: --loads must be a positive integer; got "${values.loads}"\n${USAGE}`);
+  process.exit(2);
+}
+if (values.scalar !== undefined && !existsSync(values.scalar)) {
+  console.error(`--scalar must name @scalar/api-reference's dist/browser/standalone.js; ${values.scalar} does not exist`);
   process.exit(2);
 }
 const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -57,45 +64,62 @@ function buildBare(outDir) {
   copyFileSync(central.bundleJson, join(outDir, 'central.json'));
 }
 
-/** Records when the first operation block appears (ms since navigation start). */
-const OBSERVE = () => {
+/** A Scalar page on the same bundle, its fonts and registry look-ups off (nothing off this machine). */
+function buildScalar(outDir, standalone) {
+  mkdirSync(outDir, { recursive: true });
+  copyFileSync(standalone, join(outDir, 'standalone.js'));
+  copyFileSync(central.bundleJson, join(outDir, 'central.json'));
+  writeFileSync(join(outDir, 'index.html'), `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Scalar</title></head><body><div id="app"></div>
+<script src="./standalone.js"></script>
+<script>Scalar.createApiReference('#app', { url: './central.json', withDefaultFonts: false, telemetry: false });</script>
+</body></html>
+`);
+}
+
+/** Records when the first operation appears (ms since navigation start). */
+const OBSERVE = (selector) => {
   const seen = () => {
-    if (window.__firstOpblock === undefined && document.querySelector('.opblock')) window.__firstOpblock = performance.now();
-    return window.__firstOpblock !== undefined;
+    if (window.__firstOperation === undefined && document.querySelector(selector)) window.__firstOperation = performance.now();
+    return window.__firstOperation !== undefined;
   };
   new MutationObserver((_records, observer) => {
     if (seen()) observer.disconnect();
   }).observe(document, { childList: true, subtree: true });
 };
 
-async function load(browser, url, { weigh = false } = {}) {
+/** Bytes on the wire (compressed bodies and headers) until the page is idle. */
+async function wireBytes(page, action) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  let bytes = 0;
+  let requests = 0;
+  cdp.on('Network.loadingFinished', (event) => { bytes += event.encodedDataLength; requests++; });
+  await action();
+  await page.waitForLoadState('networkidle');
+  await cdp.detach();
+  return { bytes, requests };
+}
+
+async function measure(browser, { url, selector }, { weigh = false } = {}) {
   const context = await browser.newContext();
   const page = await context.newPage();
+  // Loopback only: Chromium resolves no other host (--host-resolver-rules below); such requests
+  // (a validator badge, a font, a registry) fail and are counted. Not page.route(): routing turns
+  // off the HTTP cache, which the reload measures.
   const external = [];
-  // Loopback only: a request elsewhere (the bare page's validator badge, say) is refused and counted.
-  await page.route((u) => u.hostname !== '127.0.0.1', (route) => {
-    external.push(route.request().url());
-    return route.abort();
-  });
-  const responses = [];
-  if (weigh) page.on('response', (r) => responses.push(r));
-  await page.addInitScript(OBSERVE);
-  await page.goto(url);
-  await page.waitForFunction(() => window.__firstOpblock !== undefined, null, { timeout: 60_000 });
-  const ms = await page.evaluate(() => window.__firstOpblock);
-  const count = await page.locator('.opblock').count();
-  let gzipped = 0;
-  let raw = 0;
-  if (weigh) {
-    await page.waitForLoadState('networkidle');
-    for (const response of responses) {
-      const body = await response.body().catch(() => Buffer.alloc(0));
-      raw += body.length;
-      gzipped += gzipSync(body, { level: 9 }).length;
-    }
-  }
+  page.on('request', (request) => { if (new URL(request.url()).hostname !== '127.0.0.1') external.push(request.url()); });
+  await page.addInitScript(OBSERVE, selector);
+  const open = async () => {
+    await page.waitForFunction(() => window.__firstOperation !== undefined, null, { timeout: 60_000 });
+  };
+  const first = await wireBytes(page, async () => { await page.goto(url); await open(); });
+  const ms = await page.evaluate(() => window.__firstOperation);
+  const count = await page.locator(selector).count();
+  let reload;
+  if (weigh) reload = await wireBytes(page, async () => { await page.reload(); await open(); });
   await context.close();
-  return { ms, count, gzipped, raw, requests: responses.length, external };
+  return { ms, count, first, reload, external };
 }
 
 const median = (xs) => {
@@ -109,44 +133,49 @@ let browser;
 try {
   await build({ outDir: join(work, 'explorer') });
   buildBare(join(work, 'explorer', 'bare'));
+  if (values.scalar) buildScalar(join(work, 'explorer', 'scalar'), values.scalar);
   server = await startExplorer({ dir: join(work, 'explorer') });
   browser = await chromium.launch({
     executablePath: chromiumPath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
   });
   const pages = {
-    explorer: `${server.url}?api=central`,
-    bare: `${server.url}bare/index.html`,
+    explorer: { url: `${server.url}?api=central`, selector: '.opblock' },
+    bare: { url: `${server.url}bare/index.html`, selector: '.opblock' },
   };
-  // One warm-up load each (Chromium's own start-up), then the weights.
+  if (values.scalar) pages.scalar = { url: `${server.url}scalar/index.html`, selector: '.endpoint, section[id*="/tag/"][id*="/POST/"], section[id*="/tag/"][id*="/GET/"]' };
+  const names = Object.keys(pages);
+  // A warm-up load each (Chromium's own start-up, the server's compression caches), then the weights.
+  for (const name of names) await measure(browser, pages[name]);
   const weights = {};
-  for (const [name, url] of Object.entries(pages)) weights[name] = await load(browser, url, { weigh: true });
-  const times = { explorer: [], bare: [] };
+  for (const name of names) weights[name] = await measure(browser, pages[name], { weigh: true });
+  const times = Object.fromEntries(names.map((n) => [n, []]));
   const counts = {};
   for (let i = 0; i < loads; i++) {
-    for (const name of i % 2 ? ['bare', 'explorer'] : ['explorer', 'bare']) {
-      const r = await load(browser, pages[name]);
+    for (const name of i % 2 ? [...names].reverse() : names) {
+      const r = await measure(browser, pages[name]);
       times[name].push(r.ms);
       counts[name] = r.count;
     }
   }
-  const row = (label, a, b, unit = '') => {
-    const ratio = Number.isFinite(Number(a)) && Number(b) > 0 ? `${(Number(a) / Number(b)).toFixed(2)}x` : '-';
-    console.log(`${label.padEnd(34)} ${`${a}${unit}`.padStart(14)} ${`${b}${unit}`.padStart(16)} ${ratio.padStart(8)}`);
+  const kib = (n) => (n / 1024).toFixed(1);
+  const row = (label, cells, ratio) => {
+    console.log(`${label.padEnd(36)} ${cells.map((c) => String(c).padStart(16)).join(' ')} ${ratio === undefined ? '' : ratio.padStart(8)}`);
   };
-  const fmt = (xs) => Math.round(median(xs));
-  console.log(`\nexplorer vs bare Swagger UI: Chromium, loopback, central bundle, median of ${loads} cold loads each`);
-  console.log(`${''.padEnd(34)} ${'svc explorer'.padStart(14)} ${'bare Swagger UI'.padStart(16)} ${'ratio'.padStart(8)}`);
-  row('first operation list (ms, median)', fmt(times.explorer), fmt(times.bare), ' ms');
-  row('  fastest / slowest (ms)', `${Math.round(Math.min(...times.explorer))}/${Math.round(Math.max(...times.explorer))}`, `${Math.round(Math.min(...times.bare))}/${Math.round(Math.max(...times.bare))}`);
-  row('assets gzipped (KiB)', (weights.explorer.gzipped / 1024).toFixed(1), (weights.bare.gzipped / 1024).toFixed(1), ' KiB');
-  row('assets uncompressed (KiB)', (weights.explorer.raw / 1024).toFixed(1), (weights.bare.raw / 1024).toFixed(1), ' KiB');
-  row('requests', weights.explorer.requests, weights.bare.requests);
-  row('operations rendered', counts.explorer, counts.bare);
+  const ratioOf = (a, b) => (Number(b) > 0 ? `${(Number(a) / Number(b)).toFixed(2)}x` : '-');
+  console.log(`\nexplorer vs bare Swagger UI${values.scalar ? ' vs Scalar' : ''}: Chromium, loopback, central bundle, served by startExplorer; median of ${loads} cold loads each`);
+  row('', names.map((n) => ({ explorer: 'svc explorer', bare: 'bare Swagger UI', scalar: 'Scalar' })[n]), 'expl/bare');
+  row('first operation list (ms, median)', names.map((n) => `${Math.round(median(times[n]))} ms`), ratioOf(median(times.explorer), median(times.bare)));
+  row('  fastest / slowest (ms)', names.map((n) => `${Math.round(Math.min(...times[n]))}/${Math.round(Math.max(...times[n]))}`));
+  row('first load on the wire (KiB)', names.map((n) => `${kib(weights[n].first.bytes)} KiB`), ratioOf(weights.explorer.first.bytes, weights.bare.first.bytes));
+  row('reload on the wire (KiB)', names.map((n) => `${kib(weights[n].reload.bytes)} KiB`), ratioOf(weights.explorer.reload.bytes, weights.bare.reload.bytes));
+  row('requests (first load / reload)', names.map((n) => `${weights[n].first.requests} / ${weights[n].reload.requests}`));
+  row('operations rendered', names.map((n) => counts[n]));
+  console.log(`targets: first load < 650 KB: ${weights.explorer.first.bytes < 650_000 ? 'met' : 'MISSED'} (${weights.explorer.first.bytes} B); reload < 50 KB: ${weights.explorer.reload.bytes < 50_000 ? 'met' : 'MISSED'} (${weights.explorer.reload.bytes} B); first operation list not slower than the bare page: ${median(times.explorer) <= median(times.bare) ? 'met' : `MISSED by ${Math.round(median(times.explorer) - median(times.bare))} ms`}`);
   for (const [name, w] of Object.entries(weights)) {
-    if (w.external.length) console.log(`${name}: refused ${w.external.length} request(s) off this machine: ${w.external.join(', ')}`);
+    if (w.external.length) console.log(`${name}: ${w.external.length} request(s) off this machine (not resolved): ${[...new Set(w.external.map((u) => new URL(u).host))].join(', ')}`);
   }
-  console.log('(ratio = explorer / bare; the explorer adds its plugins and per-operation code samples to the spec)');
+  console.log('(ratio = explorer / bare; bytes are what Chromium received, compressed bodies and headers; the explorer also loads its search index and the live samples code)');
 } finally {
   await browser?.close();
   await server?.close();

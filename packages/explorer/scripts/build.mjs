@@ -79,9 +79,21 @@ const escapeHtml = (text) =>
  * The page. Everything is local: no CDN, no external requests.
  * @param {string} title
  * @param {Record<string, string>} assets the fingerprinted name of each of FINGERPRINTED_ASSETS
+ * @param {string[]} apiNames the APIs, the first one the default
  * @returns {string}
  */
-function indexHtml(title, assets) {
+function indexHtml(title, assets, apiNames) {
+  // The spec of the API in the link starts downloading with Swagger UI's own files, not after
+  // them (the names are checked: only a known API's spec is asked for; not from disk).
+  const preload = `(function () {
+      if (location.protocol === 'file:') return;
+      var names = ${JSON.stringify(apiNames).replace(/</g, '\\u003c')};
+      var api = new URLSearchParams(location.search).get('api');
+      var link = document.createElement('link');
+      link.rel = 'preload'; link.as = 'fetch'; link.crossOrigin = 'anonymous';
+      link.href = './specs/' + (names.indexOf(api) === -1 ? names[0] : api) + '.json';
+      document.head.appendChild(link);
+    })();`;
   return `<!DOCTYPE html>
 <html lang="en">
   <head>
@@ -92,6 +104,7 @@ function indexHtml(title, assets) {
     <link rel="stylesheet" type="text/css" href="./explorer.css">
     <link rel="icon" type="image/png" href="./favicon-32x32.png" sizes="32x32">
     <link rel="icon" type="image/png" href="./favicon-16x16.png" sizes="16x16">
+    <script>${preload}</script>
   </head>
   <body>
     <div id="swagger-ui"></div>
@@ -202,7 +215,7 @@ export async function build({ outDir = defaultOutDir, apis } = {}) {
     `window.SVC_EXPLORER_SPECS = ${JSON.stringify(forDisk).replace(/</g, '\\u003c')};\n`,
   );
   const entries = result.map(({ name, spec, displayName: n }) => ({ api: name, name: n, url: `./${spec}` }));
-  writeFileSync(join(outDir, 'index.html'), indexHtml('svc API explorer', assets));
+  writeFileSync(join(outDir, 'index.html'), indexHtml('svc API explorer', assets, result.map((r) => r.name)));
   copyFileSync(PAGE_CSS, join(outDir, 'explorer.css'));
   writeFileSync(join(outDir, 'explorer.js'), await explorerJs(entries, result.map((r) => r.index)));
   // A plain static server serves this file: the page then calls real endpoints directly (CORS).

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { explain } from '../src/page/errors.js';
 import { matches, operationLink, queryWords, search } from '../src/page/search.js';
-import { pointerGet, pointerSet, resolveValue, stepInputs, stepState } from '../src/page/workflow.js';
+import { linkValues, pointerGet, pointerSet, resolveValue, stepInputs, stepState } from '../src/page/workflow.js';
 import { searchIndexOf, stripAuthorNotes } from '../scripts/search-index.mjs';
 
 describe('explain', () => {
@@ -113,5 +113,12 @@ describe('workflow values', () => {
     expect(stepState(step, { status: 200, body: { status: 'FAILED' } })).toEqual({ state: 'failed', value: 'FAILED' });
     expect(stepState({}, { status: 404, body: {} })).toEqual({ state: 'failed' });
     expect(stepState({}, { status: 201, body: {} })).toEqual({ state: 'done' });
+  });
+
+  it("takes an OpenAPI link's parameters from the answer", () => {
+    const answer = { headers: { location: '/l' }, body: { status: { execution_context: { task_uuid: 't-9' } } } };
+    expect(linkValues({ operationId: 'tasks_get', parameters: { uuid: '$response.body#/status/execution_context/task_uuid', 'header.X-Where': '$response.header.Location', fixed: 3 } }, answer))
+      .toEqual([{ name: 'uuid', value: 't-9' }, { name: 'X-Where', value: '/l' }, { name: 'fixed', value: 3 }]);
+    expect(linkValues({ parameters: { uuid: '$response.body#/missing' } }, answer)).toBeNull();
   });
 });

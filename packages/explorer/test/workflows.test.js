@@ -83,6 +83,9 @@ async function ensureAuthorized() {
  */
 async function walk(api, workflowId, prepare = async () => {}) {
   await page.goto(`${explorer.url}?api=${api}&workflow=${workflowId}&step=0`);
+  // The link names no operation: the page opens the first step's (on another API: a page load).
+  await expect.poll(() => new URL(page.url()).hash, { timeout: 15_000 }).toMatch(/^#\/.+\/.+/);
+  await page.waitForLoadState('load');
   const panel = page.locator('.svc-workflow');
   await panel.waitFor({ timeout: 15_000 });
   const steps = await panel.locator('.svc-step').evaluateAll((els) => els.map((el) => el.dataset.step));
@@ -158,5 +161,44 @@ describe('"Start here" workflows against the local svc', () => {
     expect(urls.enable).toBe(`${explorer.url}local/api/svc/v3/services/oss`);
     expect(urls.create).toBe(`${explorer.url}local/oss/api/svc/v3/objectstores`);
     expect(urls.follow).toMatch(/\/local\/oss\/api\/svc\/v3\/objectstores\/[0-9a-f-]{36}$/);
+  });
+
+  it("outside a workflow, an answer's OpenAPI links open the next operation with its values", async () => {
+    await page.goto(`${explorer.url}?api=central#/Images/images_create`);
+    await ensureAuthorized();
+    const create = page.locator('.opblock[id$="-images_create"]');
+    const body = create.locator('.body-param textarea');
+    await body.waitFor({ timeout: 15_000 });
+    const value = JSON.parse(await body.inputValue());
+    value.spec.resources.source_uri = `http://127.0.0.1:${source.address().port}/other.qcow2`;
+    await body.fill(JSON.stringify(value, null, 2));
+    await create.locator('button.execute').click();
+    const follow = create.locator('.svc-follow-links');
+    await follow.waitFor({ timeout: 30_000 });
+    const answer = JSON.parse(await create.locator('.live-responses-table .response-col_description pre').first().innerText());
+    const task = answer.status.execution_context.task_uuid;
+    expect(await follow.innerText()).toContain(`uuid = ${task}`);
+    await follow.getByRole('button', { name: 'Follow the create task.' }).click();
+    const get = page.locator('.opblock[id$="-tasks_get"]');
+    await get.locator('button.execute').waitFor({ timeout: 15_000 });
+    await expect.poll(() => get.locator('tr[data-param-name="uuid"] input').inputValue()).toBe(task);
+    await get.locator('button.execute').click();
+    await expect.poll(() => get.locator('.request-url pre').first().innerText(), { timeout: 30_000 }).toBe(`${explorer.url}local/api/svc/v3/tasks/${task}`);
+    await expect.poll(() => get.locator('.live-responses-table tr.response .response-col_status').first().innerText(), { timeout: 30_000 }).toBe('200');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a step opened before the steps it needs says which to Execute first', async () => {
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    try {
+      const p = await fresh.newPage();
+      await p.goto(`${explorer.url}?api=central&workflow=image-from-url&step=2`);
+      const missing = p.locator('.svc-workflow .svc-step.current .svc-step-missing');
+      await missing.waitFor({ timeout: 15_000 });
+      expect(await missing.innerText()).toBe('This step takes values from the answer of step 2: Execute that step first.');
+      await expect.poll(() => decodeURIComponent(new URL(p.url()).hash)).toBe('#/Images/images_get');
+    } finally {
+      await fresh.close();
+    }
   });
 });

@@ -6,7 +6,7 @@ import { keepAccessible } from './a11y.js';
 import { explain } from './errors.js';
 import { LABELS, samplesOf } from './samples.js';
 import { matches, operationLink, queryWords, search } from './search.js';
-import { pointerSet, stepInputs, stepState } from './workflow.js';
+import { linkValues, pointerSet, stepInputs, stepState } from './workflow.js';
 
 const config = window.SVC_EXPLORER;
 const AUTH_KEY = 'svc-explorer.auth';
@@ -248,6 +248,30 @@ function openStep(system, active, index) {
   fillStep(system, { ...active, step: index });
 }
 
+/**
+ * Puts values into an operation's parameters in the "Try it out" form.
+ * @param {{ path: string, method: string }} op
+ * @param {{ name: string, in?: string, value: any }[]} values `in` defaults to where the spec has the parameter
+ */
+function setParameters(system, op, values) {
+  const resolved = system.specSelectors.specJsonWithResolvedSubtrees().getIn(['paths', op.path, op.method, 'parameters']);
+  for (const { name, in: declared, value } of values) {
+    const param = resolved && resolved.find((p) => p.get('name') === name && (!declared || p.get('in') === declared));
+    const where = declared || (param ? param.get('in') : 'path');
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    system.specActions.changeParam([op.path, op.method], name, where, text);
+    // A value Swagger UI already keeps under the parameter's identity wins over the one above.
+    if (param) system.specActions.changeParamByIdentity([op.path, op.method], param, text);
+  }
+}
+
+/** Opens an operation of the API shown (deep link), leaving any workflow. */
+function showOperation(system, tag, operationId) {
+  setUrlParams({ workflow: null, step: null }, '#/' + encodeURIComponent(tag) + '/' + encodeURIComponent(operationId));
+  window.dispatchEvent(new Event('svc-explorer:location'));
+  system.layoutActions.parseDeepLinkHash(decodeURIComponent(location.hash));
+}
+
 /** Puts the step's inputs into the operation's form (parameters, request body). */
 function fillStep(system, active) {
   const step = active.workflow.steps[active.step];
@@ -255,14 +279,7 @@ function fillStep(system, active) {
   if (!op) return;
   const inputs = stepInputs(step, answersOf(active.workflow.workflowId));
   const pathMethod = [op.path, op.method];
-  const resolved = system.specSelectors.specJsonWithResolvedSubtrees().getIn(['paths', op.path, op.method, 'parameters']);
-  for (const { name, in: where, value } of inputs.parameters) {
-    const text = typeof value === 'string' ? value : JSON.stringify(value);
-    system.specActions.changeParam(pathMethod, name, where, text);
-    // A value Swagger UI already keeps under the parameter's identity wins over the one above.
-    const param = resolved && resolved.find((p) => p.get('name') === name && p.get('in') === where);
-    if (param) system.specActions.changeParamByIdentity(pathMethod, param, text);
-  }
+  setParameters(system, op, inputs.parameters);
   const spec = toJS(system.specSelectors.specJson());
   const example = step.requestBodyExample ? spec.components?.examples?.[step.requestBodyExample]?.value : undefined;
   if (example !== undefined || inputs.body.length) {
@@ -357,6 +374,42 @@ function ExplorerPlugin(system) {
       h('ul', null, why.lines.map((line, i) => h('li', { key: i }, line))));
   }
 
+  /**
+   * The next calls an answer leads to (the OpenAPI `links` of its response): each opens its
+   * operation with the values taken from this answer.
+   */
+  function FollowLinks({ sys, response, path, method }) {
+    const status = String(response.get('status'));
+    const spec = toJS(sys.specSelectors.specJson());
+    const local = (ref) => (typeof ref === 'string' && ref.startsWith('#/') ? ref.slice(2).split('/').reduce((o, k) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], spec) : undefined);
+    let declared = spec.paths?.[path]?.[method]?.responses?.[status];
+    if (declared?.$ref) declared = local(declared.$ref);
+    const links = Object.entries(declared?.links || {}).map(([name, l]) => [name, l?.$ref ? local(l.$ref) : l]);
+    if (!links.length) return null;
+    let body = response.get('body');
+    body = toJS(body);
+    if (body === undefined || typeof body !== 'object') {
+      try { body = JSON.parse(response.get('text')); } catch { body = undefined; }
+    }
+    const headers = {};
+    for (const [k, v] of Object.entries(toJS(response.get('headers')) || {})) headers[k.toLowerCase()] = String(v);
+    const items = links.map(([name, link]) => {
+      const target = link && indexByApi[currentApi]?.operations[link.operationId];
+      const values = target && linkValues(link, { headers, body });
+      if (!values) return null;
+      const open = () => {
+        showOperation(sys, target.tag, link.operationId);
+        setParameters(sys, target, values);
+      };
+      return h('li', { key: name },
+        h('button', { type: 'button', className: 'btn svc-follow', onClick: open }, link.description || link.operationId),
+        ' ', h('code', null, target.method.toUpperCase() + ' ' + target.path), ' ',
+        values.map((v) => v.name + ' = ' + v.value).join(', '));
+    }).filter(Boolean);
+    if (!items.length) return null;
+    return h('div', { className: 'svc-follow-links' }, h('p', null, 'Next, with the values of this answer:'), h('ul', null, items));
+  }
+
   /** The API selector, tags and operations; with a query, the matches of every API. */
   function Sidebar({ sys }) {
     useStoreUpdates(sys);
@@ -377,9 +430,7 @@ function ExplorerPlugin(system) {
       const onClick = (event) => {
         if (api !== currentApi || event.metaKey || event.ctrlKey || event.shiftKey) return; // another API: a page load
         event.preventDefault();
-        setUrlParams({ workflow: null, step: null }, '#/' + encodeURIComponent(op.tag) + '/' + encodeURIComponent(op.operationId));
-        window.dispatchEvent(new Event('svc-explorer:location'));
-        sys.layoutActions.parseDeepLinkHash(decodeURIComponent(location.hash));
+        showOperation(sys, op.tag, op.operationId);
       };
       return h('li', { key: api + op.operationId },
         h('a', { href, onClick, className: 'svc-nav-op', 'aria-current': current ? 'true' : undefined },
@@ -462,7 +513,11 @@ function ExplorerPlugin(system) {
         ' ',
         h('code', null, (op ? op.method.toUpperCase() + ' ' + op.path : step.operationId) + (step.api && step.api !== active.api ? ' (' + step.api + ')' : '')),
         status ? h('span', { className: 'svc-step-state' }, ' ' + status + (state.value !== undefined ? ' (' + step.until.pointer + ' = ' + JSON.stringify(state.value) + ')' : '')) : null,
-        step.description ? h('p', null, inlineCode(h, step.description)) : null);
+        step.description ? h('p', null, inlineCode(h, step.description)) : null,
+        i === active.step && stepInputs(step, answers).missing.length
+          ? h('p', { className: 'svc-step-missing', role: 'status' }, 'This step takes values from the answer of ' +
+            stepInputs(step, answers).missing.map((id) => 'step ' + (workflow.steps.findIndex((s) => s.stepId === id) + 1)).join(', ') + ': Execute that step first.')
+          : null);
       })),
       active.step + 1 < workflow.steps.length && stepState(workflow.steps[active.step], answers[workflow.steps[active.step].stepId]).state === 'done'
         ? h('button', { type: 'button', className: 'btn execute svc-step-next', onClick: () => openStep(sys, active, active.step + 1) }, 'Next step: ' + (active.step + 2))
@@ -556,9 +611,10 @@ function ExplorerPlugin(system) {
       responses: (Original, sys) => (props) => h(React.Fragment, null,
         h(CodeSamples, { sys, path: props.path, method: props.method }),
         h(Original, props)),
-      liveResponse: (Original) => (props) => h(React.Fragment, null,
+      liveResponse: (Original, sys) => (props) => h(React.Fragment, null,
         props.response ? h(Explanation, { response: props.response }) : null,
-        h(Original, props)),
+        h(Original, props),
+        props.response ? h(FollowLinks, { sys, response: props.response, path: props.path, method: props.method }) : null),
       operations: (Original, sys) => (props) => {
         const filter = sys.layoutSelectors.currentFilter();
         if (typeof filter === 'string' && queryWords(filter).length && opsFilter(sys.specSelectors.taggedOperations(), filter).size === 0) {

@@ -96,3 +96,20 @@ export function stepState(step, answer) {
   if ((step.until.failOn ?? []).includes(value)) return { state: 'failed', value };
   return { state: 'repeat', value };
 }
+
+/**
+ * The parameter values of an OpenAPI Link Object for an answer: `$response.body#<pointer>` and
+ * `$response.header.<name>` read from it, other values as they are.
+ * @param {{ operationId?: string, parameters?: Record<string, any> }} link
+ * @param {{ headers: Record<string, string>, body: any }} answer
+ * @returns {{ name: string, value: any }[] | null} `null` when a value is not in the answer
+ */
+export function linkValues(link, answer) {
+  const out = [];
+  for (const [name, expression] of Object.entries(link.parameters ?? {})) {
+    const r = resolveValue(typeof expression === 'string' ? expression.replace(/^\$response\./, '$steps.this.response.') : expression, { this: answer });
+    if (!r.found) return null;
+    out.push({ name: name.replace(/^(path|query|header)\./, ''), value: r.value });
+  }
+  return out;
+}
