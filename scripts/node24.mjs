@@ -4,26 +4,47 @@
 // really builds on Node 24) and the tests of the given packages. The native modules' Node 20
 // builds are put back afterwards, so the checkout still works on the machine's Node.
 //   npm run node24 -- [--node 24] [--package @svc/client]... [--keep]
-// Packages that are not workspaces of this checkout are skipped with a note (the simulator, before
-// it lands). Exit 0: all passed; 1: a step failed; 2: bad arguments or no Node binary.
+// Exit 0: all passed; 1: a step failed; 2: bad arguments (a --package that is not a workspace) or
+// no Node binary.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { commandLine, integer } from './lib/args.mjs';
+import { commandLine, knownNames, usageExit, UsageError } from './lib/args.mjs';
+import { nativeModules, nodeHeadersDir, restoreBuilds, saveBuilds } from './lib/native.mjs';
+import { workspacePackages } from './lib/release.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const USAGE = 'Usage: npm run node24 -- [--node <major>] [--package <workspace name>]... [--keep]';
+const USAGE = 'Usage: npm run node24 -- [--node <major or version>] [--package <workspace name>]... [--keep]';
 const DEFAULT_PACKAGES = ['@svc/client', '@svc/simulator'];
+// 24.18.1, not the newest 24: Node 24.19 and later abort at exit in the destructors of native
+// addons built on the raw node::ObjectWrap against their headers, which better-sqlite3 12 (the
+// simulator's store) is (nodejs/node#65446, open). better-sqlite3 13 avoids it but needs Node 22,
+// and Node 20 is still a supported line here.
+const NODE = '24.18.1';
+
+/** `check` for --node: a major (`24`) or an exact version (`24.18.1`) of the registry's node package. */
+function nodeVersion(value, name) {
+  if (!/^\d{2}(\.\d+\.\d+)?$/.test(value)) throw new UsageError(`--${name} must be a Node major (24) or version (24.18.1); got "${value}"`);
+  return value;
+}
 
 const { values } = commandLine('node24', USAGE, {
   options: {
-    node: { type: 'string', default: '24', check: integer(18) },
+    node: { type: 'string', default: NODE, check: nodeVersion },
     package: { type: 'string', multiple: true },
     keep: { type: 'boolean', default: false },
   },
 });
+
+const known = new Map(workspacePackages(root).map((p) => [p.name, join(root, p.dir)]));
+const packages = values.package ?? DEFAULT_PACKAGES;
+try {
+  knownNames(packages, [...known.keys()], 'npm workspace of this repository');
+} catch (e) {
+  usageExit('node24', USAGE, `--package: ${e.message}`);
+}
 
 /** Runs a command with output shown; returns its exit status. */
 function run(command, args, env = process.env, cwd = root) {
@@ -32,32 +53,13 @@ function run(command, args, env = process.env, cwd = root) {
   return r.status ?? 1;
 }
 
-/** Workspace name -> directory, from the root package.json's workspace globs (`packages/*`). */
-function workspaces() {
-  const map = new Map();
-  for (const dir of readdirSync(join(root, 'packages'))) {
-    const file = join(root, 'packages', dir, 'package.json');
-    if (existsSync(file)) map.set(JSON.parse(readFileSync(file, 'utf8')).name, join(root, 'packages', dir));
-  }
-  return map;
-}
-
-/** Installed packages with a node-gyp build (`binding.gyp`): the native modules to rebuild. */
-function nativeModules() {
-  const out = [];
-  const nm = join(root, 'node_modules');
-  for (const entry of readdirSync(nm)) {
-    const names = entry.startsWith('@') ? readdirSync(join(nm, entry)).map((n) => `${entry}/${n}`) : [entry];
-    for (const name of names) if (existsSync(join(nm, name, 'binding.gyp'))) out.push(name);
-  }
-  return out;
-}
-
 const started = Date.now();
 const seconds = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
 const tmp = mkdtempSync(join(tmpdir(), 'svc-node24-'));
-const natives = nativeModules();
+const nodeModules = join(root, 'node_modules');
+const natives = nativeModules(nodeModules);
 const saved = join(tmp, 'saved-builds');
+let savedNames = [];
 let failed = 0;
 let exitCode;
 try {
@@ -67,9 +69,7 @@ try {
   }
   const bin = join(tmp, 'node_modules', 'node', 'bin');
   // node@N's install step fetches node-<platform>-<arch>@N, which ships the headers (include/node).
-  const platformDir = join(tmp, 'node_modules', 'node', 'node_modules');
-  const platformPkg = existsSync(platformDir) && readdirSync(platformDir).find((d) => /^node-(linux|darwin|win)/.test(d));
-  const nodedir = platformPkg ? join(platformDir, platformPkg) : undefined;
+  const nodedir = nodeHeadersDir(tmp);
   // npm_config_nodedir: node-gyp builds against these headers, not the machine's Node's.
   const env = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH}`, ...(nodedir && { npm_config_nodedir: nodedir }) };
   const version = spawnSync(join(bin, 'node'), ['--version'], { encoding: 'utf8' }).stdout?.trim();
@@ -79,13 +79,10 @@ try {
   console.log(`node24: ${version} first on PATH (${seconds()})`);
 
   if (natives.length) {
-    if (!nodedir || !existsSync(join(nodedir, 'include', 'node'))) {
+    if (!nodedir) {
       throw Object.assign(new Error(`the native modules (${natives.join(', ')}) need Node ${version}'s headers, not found beside the binary`), { exitCode: 2 });
     }
-    for (const name of natives) {
-      const build = join(root, 'node_modules', name, 'build');
-      if (existsSync(build)) cpSync(build, join(saved, name), { recursive: true });
-    }
+    savedNames = saveBuilds(nodeModules, natives, saved);
     console.log(`node24: npm rebuild ${natives.join(' ')} --nodedir=${nodedir}`);
     if (run('npm', ['rebuild', ...natives, `--nodedir=${nodedir}`], env) !== 0) throw new Error(`npm rebuild ${natives.join(' ')} failed on ${version}`);
   }
@@ -97,13 +94,8 @@ try {
     console.error(`node24: FAIL turbo run build on ${version}`);
     failed += 1;
   }
-  const known = workspaces();
-  for (const name of values.package ?? DEFAULT_PACKAGES) {
+  for (const name of packages) {
     const dir = known.get(name);
-    if (!dir) {
-      console.log(`node24: ${name} is not a workspace of this checkout; not tested`);
-      continue;
-    }
     console.log(`node24: ${name}: vitest run on ${version} (${seconds()})`);
     if (run(join(root, 'node_modules', '.bin', 'vitest'), ['run'], env, dir) !== 0) {
       console.error(`node24: FAIL ${name} on ${version}`);
@@ -116,11 +108,7 @@ try {
   exitCode = e.exitCode ?? 1;
 } finally {
   // The machine's Node needs its own builds of the native modules back.
-  for (const name of natives) {
-    if (!existsSync(join(saved, name))) continue;
-    rmSync(join(root, 'node_modules', name, 'build'), { recursive: true, force: true });
-    cpSync(join(saved, name), join(root, 'node_modules', name, 'build'), { recursive: true });
-  }
+  restoreBuilds(nodeModules, savedNames, saved);
   if (!values.keep) rmSync(tmp, { recursive: true, force: true });
 }
 process.exitCode = exitCode ?? (failed ? 1 : 0);

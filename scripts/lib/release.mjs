@@ -24,21 +24,31 @@ const UNSHIPPED = /^(test|tests|bench)\/|(^|\/)CHANGELOG\.md$|\.test(-d)?\.[cm]?
  */
 
 /**
- * The workspace packages that are published (not `private`), from `packages/*`.
+ * The workspace packages of `packages/*`, in folder order.
+ * @param {string} repo the repository root
+ * @returns {(Package & { private: boolean })[]}
+ */
+export function workspacePackages(repo) {
+  const dir = join(repo, 'packages');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .sort()
+    .filter((name) => existsSync(join(dir, name, 'package.json')))
+    .map((name) => {
+      const pkg = JSON.parse(readFileSync(join(dir, name, 'package.json'), 'utf8'));
+      return { name: pkg.name, dir: `packages/${name}`, version: pkg.version, private: pkg.private === true };
+    });
+}
+
+/**
+ * The workspace packages that are published (not `private`).
  * @param {string} repo the repository root
  * @returns {Package[]}
  */
 export function publishablePackages(repo) {
-  const out = [];
-  const dir = join(repo, 'packages');
-  if (!existsSync(dir)) return out;
-  for (const name of readdirSync(dir).sort()) {
-    const file = join(dir, name, 'package.json');
-    if (!existsSync(file)) continue;
-    const pkg = JSON.parse(readFileSync(file, 'utf8'));
-    if (!pkg.private) out.push({ name: pkg.name, dir: `packages/${name}`, version: pkg.version });
-  }
-  return out;
+  return workspacePackages(repo)
+    .filter((p) => !p.private)
+    .map(({ name, dir, version }) => ({ name, dir, version }));
 }
 
 const git = (repo, args) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });

@@ -3,7 +3,7 @@
 // openapi-fetch for text and parse it here, where the operation and the status are known.
 import { InvalidResponseError, RequestTimeoutError, type OperationRef } from './errors.js';
 
-/** Bytes of an error body kept in `ApiError.body`; the rest is dropped unread and its length noted. */
+/** Bytes of an error body kept in `ApiError.body` (or `maxResponseBytes` when smaller); the rest is dropped unread and its length noted. */
 export const ERROR_BODY_KEEP_BYTES = 64 * 1024;
 
 /** What the guard of one response needs. */
@@ -42,7 +42,7 @@ async function readAll(response: Response, max: number, op: OperationRef): Promi
   }
 }
 
-async function readCapped(response: Response, declared: number | undefined): Promise<string> {
+async function readCapped(response: Response, declared: number | undefined, keep: number): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -52,10 +52,10 @@ async function readCapped(response: Response, declared: number | undefined): Pro
     if (done) return new TextDecoder().decode(Buffer.concat(chunks));
     chunks.push(value);
     bytes += value.byteLength;
-    if (bytes > ERROR_BODY_KEEP_BYTES) {
+    if (bytes > keep) {
       await reader.cancel().catch(() => {});
-      const kept = new TextDecoder().decode(Buffer.concat(chunks).subarray(0, ERROR_BODY_KEEP_BYTES));
-      return `${kept}\n[@svc/client: error body cut to its first ${ERROR_BODY_KEEP_BYTES} bytes of ${declared ?? `more than ${bytes}`}]`;
+      const kept = new TextDecoder().decode(Buffer.concat(chunks).subarray(0, keep));
+      return `${kept}\n[@svc/client: error body cut to its first ${keep} bytes of ${declared ?? `more than ${bytes}`}]`;
     }
   }
 }
@@ -85,7 +85,10 @@ export function guardBody(response: Response, op: OperationRef, limits: BodyLimi
         await response.body?.cancel().catch(() => {});
         throw new InvalidResponseError(op, response.status, 'too-large', `the body is ${declared} bytes, more than maxResponseBytes (${limits.maxResponseBytes})`);
       }
-      if (!response.ok) return declared !== undefined && declared <= ERROR_BODY_KEEP_BYTES ? await text.call(response) : await readCapped(response, declared);
+      if (!response.ok) {
+        const keep = Math.min(ERROR_BODY_KEEP_BYTES, limits.maxResponseBytes);
+        return declared !== undefined && declared <= keep ? await text.call(response) : await readCapped(response, declared, keep);
+      }
       // A declared length within the limit is all undici delivers: the native read is the fast path.
       if (declared !== undefined || limits.maxResponseBytes === Infinity) return await text.call(response);
       return await readAll(response, limits.maxResponseBytes, op);
@@ -117,7 +120,9 @@ export function parseJsonAnswer<R extends TextResult>(result: R, op: OperationRe
     return { data: undefined, response } as R;
   }
   try {
-    return { data: JSON.parse(text as string), response } as R;
+    // The result is openapi-fetch's fresh object: filled in place rather than copied.
+    result.data = JSON.parse(text as string);
+    return result;
   } catch (error) {
     const type = response.headers.get('content-type') ?? 'no Content-Type';
     throw new InvalidResponseError(op, response.status, 'malformed', `the body is not JSON (${type}): ${excerpt(text as string)}`, error);

@@ -60,7 +60,8 @@ export interface CentralWorkflows {
    * Iterates every entity of a v3 list call (`POST /images/list`, `/clusters/list`,
    * `/subnets/list`, `/tasks/list`), asking `length` = `pageSize` entities per call from
    * `offset` (default 0) until `metadata.total_matches` are seen or a page comes back empty.
-   * @throws {ApiError} when a page call fails (after the retries of idempotent calls)
+   * @throws {ApiError} when a page call fails (after the retries of read-only calls)
+   * @throws {PaginationError} when a page repeats entities already seen (the server ignores the offset) or goes past the announced total
    */
   paginate<P extends CentralListPath>(path: P, body?: Omit<CentralListRequest<P>, 'length'>, options?: PageOptions): AsyncIterableIterator<CentralListEntity<P>>;
   /**
@@ -110,11 +111,14 @@ const v3Verdict = (task: CentralSchemas['Task']): TaskVerdict =>
  *
  * Every raw call is typed from the spec: `client.POST('/images/list', { body: { kind: 'image' } })`
  * resolves to `{ data, error, response }` (use {@link unwrap} to get the data or an `ApiError`).
- * Reads (GET, list, poll) are retried on network errors, 429 and 503; nothing else is.
+ * Reads (GET, and the lists and polls the spec marks `x-svc-idempotent`) are retried on network
+ * errors, 429 and 503; nothing else is.
  *
  * @param options `baseUrl` including `/api/svc/v3` (e.g. `https://pc:9440/api/svc/v3`) or `host`
  *   (+ `port`), `username`, `password`; see {@link ClientOptions}.
  * @throws {ClientOptionsError} when an option is missing or malformed (names the option).
+ *   Calls reject with {@link RequestTimeoutError}, {@link NetworkError} or {@link InvalidResponseError}
+ *   (an answer that is not what the spec says: not JSON, empty, cut off, too large, a write redirected elsewhere).
  */
 export function createCentralClient(options: ClientOptions): CentralClient {
   const { client, uploadFetch } = createCore<paths>('central', options);

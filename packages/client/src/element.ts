@@ -84,6 +84,8 @@ const elementVerdict = (status: string, code: string | number | undefined, detai
  *   (preferred) or `https://pe:9440/PrismGateway/services/rest`, or `host` (+ `port`);
  *   `username`, `password`; see {@link ClientOptions}.
  * @throws {ClientOptionsError} when an option is missing or malformed (names the option).
+ *   Calls reject with {@link RequestTimeoutError}, {@link NetworkError} or {@link InvalidResponseError}
+ *   (an answer that is not what the spec says: not JSON, empty, cut off, too large, a write redirected elsewhere).
  */
 export function createElementClient(options: ClientOptions): ElementClient {
   const { client, uploadFetch } = createCore<paths>('element', options);

@@ -20,7 +20,8 @@ export interface ObjectsWorkflows {
    * Iterates the entities of the groups listing (`POST /groups`, groups_list), asking
    * `group_member_count` = `pageSize` per call from `group_member_offset` until
    * `filtered_entity_count` are seen or a page is empty.
-   * @throws {ApiError} when a page call fails (after the retries of idempotent calls)
+   * @throws {ApiError} when a page call fails (after the retries of read-only calls)
+   * @throws {PaginationError} when a page repeats entities already seen (the server ignores the offset) or goes past the announced total
    */
   paginateGroups(body: Omit<ObjectsSchemas['GroupListRequest'], 'group_member_count'>, options?: PageOptions): AsyncIterableIterator<ObjectsSchemas['GroupEntityResult']>;
   /**
@@ -31,15 +32,28 @@ export interface ObjectsWorkflows {
    * @param uuid the object store UUID (`metadata.uuid`)
    * @param body the rest of the query (attributes, sort, filter, first offset); `entity_type` is set
    * @throws {InvalidArgumentError} when `uuid` is not a UUID (at the call)
-   * @throws {ApiError} when a page call fails (after the retries of idempotent calls)
+   * @throws {ApiError} when a page call fails (after the retries of read-only calls)
+   * @throws {PaginationError} when a page repeats entities already seen (the server ignores the offset) or goes past the announced total
    */
   paginateBuckets(uuid: string, body?: Omit<ObjectsSchemas['BucketGroupListRequest'], 'entity_type' | 'group_member_count'>, options?: PageOptions): AsyncIterableIterator<ObjectsSchemas['GroupEntityResult']>;
 }
 
-/** One page of a groups listing, as the paging loop reads it: the first group's entities and count. */
-function groupPage(page: ObjectsSchemas['GroupListResponse']) {
-  const group = page.group_results[0];
-  return { entities: group?.entity_results ?? [], total: group?.filtered_entity_count ?? page.filtered_entity_count };
+/**
+ * Pages through a groups listing by `group_member_offset`: each page's entities are its first
+ * group's `entity_results`, the total its `filtered_entity_count`, an entity's identity its `entity_id`.
+ */
+function pageGroups(operation: string, start: number | undefined, post: (offset: number) => Promise<ObjectsSchemas['GroupListResponse']>) {
+  return paginate({
+    operation,
+    offsetField: 'group_member_offset',
+    start,
+    keyOf: (entity: ObjectsSchemas['GroupEntityResult']) => entity.entity_id,
+    async fetchPage(offset) {
+      const page = await post(offset);
+      const group = page.group_results?.[0];
+      return { entities: group?.entity_results ?? [], total: group?.filtered_entity_count ?? page.filtered_entity_count };
+    },
+  });
 }
 
 /** A typed openapi-fetch client of the object store API, with the workflow methods. */
@@ -52,6 +66,8 @@ export type ObjectsClient = Client<paths> & ObjectsWorkflows;
  * @param options `baseUrl` including `/oss/api/svc/v3` (e.g. `https://pc:9440/oss/api/svc/v3`)
  *   or `host` (+ `port`); `username`, `password`; see {@link ClientOptions}.
  * @throws {ClientOptionsError} when an option is missing or malformed (names the option).
+ *   Calls reject with {@link RequestTimeoutError}, {@link NetworkError} or {@link InvalidResponseError}
+ *   (an answer that is not what the spec says: not JSON, empty, cut off, too large, a write redirected elsewhere).
  */
 export function createObjectsClient(options: ClientOptions): ObjectsClient {
   const { client } = createCore<paths>('objects', options);
@@ -61,38 +77,24 @@ export function createObjectsClient(options: ClientOptions): ObjectsClient {
       if (body === null || typeof body !== 'object' || typeof body.entity_type !== 'string') {
         throw new InvalidArgumentError('entity_type', 'is required, e.g. { entity_type: "objectstore" }');
       }
-      return paginate({
-        operation: 'groups_list (POST /groups)',
-        offsetField: 'group_member_offset',
-        start: body.group_member_offset,
-        keyOf: (entity) => entity.entity_id,
-        async fetchPage(offset) {
-          return groupPage(await unwrap(client.POST('/groups', { body: { ...body, group_member_offset: offset, group_member_count: count }, signal: pageOptions?.signal })));
-        },
-      });
+      return pageGroups('groups_list (POST /groups)', body.group_member_offset, (offset) =>
+        unwrap(client.POST('/groups', { body: { ...body, group_member_offset: offset, group_member_count: count }, signal: pageOptions?.signal })),
+      );
     },
     paginateBuckets(uuid, body, pageOptions) {
       checkUuid('uuid', uuid);
       const count = pageSizeOf(pageOptions);
       if (body !== undefined && (body === null || typeof body !== 'object')) throw new InvalidArgumentError('body', 'must be the rest of a groups query, e.g. { group_member_attributes: [{ attribute: "name" }] }');
       const query = { ...(body ?? {}), entity_type: 'bucket' as const };
-      return paginate({
-        operation: 'objectstores_groups_list (POST /objectstores/{uuid}/groups)',
-        offsetField: 'group_member_offset',
-        start: query.group_member_offset,
-        keyOf: (entity) => entity.entity_id,
-        async fetchPage(offset) {
-          return groupPage(
-            await unwrap(
-              client.POST('/objectstores/{uuid}/groups', {
-                params: { path: { uuid } },
-                body: { ...query, group_member_offset: offset, group_member_count: count },
-                signal: pageOptions?.signal,
-              }),
-            ),
-          );
-        },
-      });
+      return pageGroups('objectstores_groups_list (POST /objectstores/{uuid}/groups)', query.group_member_offset, (offset) =>
+        unwrap(
+          client.POST('/objectstores/{uuid}/groups', {
+            params: { path: { uuid } },
+            body: { ...query, group_member_offset: offset, group_member_count: count },
+            signal: pageOptions?.signal,
+          }),
+        ),
+      );
     },
   };
   return Object.assign(client, workflows);

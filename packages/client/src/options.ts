@@ -1,6 +1,6 @@
 import type { Middleware } from 'openapi-fetch';
 
-/** Retry policy of idempotent calls (GET, list, poll). Creates, updates, deletes and uploads are never retried. */
+/** Retry policy of read-only calls (GET, HEAD, and POSTs the spec marks `x-svc-idempotent`: lists, polls). Creates, updates, deletes and uploads are never retried. */
 export interface RetryOptions {
   /** Retries after the first attempt; default 3. 0 turns retries off. */
   retries?: number;

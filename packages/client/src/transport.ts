@@ -1,5 +1,6 @@
-// The fetch every client calls: reads the spec operation each request was tagged with, applies the per-attempt
-// timeout and the client's signal, retries idempotent calls, and maps failures to typed errors.
+// The fetch every client calls: reads the spec operation each request carries, applies the
+// per-attempt time limit and the client's signal, retries read-only calls, follows redirects of
+// writes on the same origin only, guards the response body, and maps failures to typed errors.
 // @ts-expect-error undici publishes no types for this path; it is the class undici exports as Agent.
 // Imported directly because undici's main entry replaces the process-wide fetch dispatcher.
 import AgentClass from 'undici/lib/dispatcher/agent.js';
@@ -237,7 +238,8 @@ export function createTransport(s: TransportSettings): FetchFn {
       // A timer bounds the body too: it ends when the body has been read.
       if (timer === undefined || bodiless(response, current.method)) cleanup();
       guardBody(response, op, limits, timer === undefined ? undefined : cleanup);
-      (response as { [RESPONSE_OPERATION]?: OperationRef })[RESPONSE_OPERATION] = op;
+      // Only error answers need it (unwrap's ApiError).
+      if (!response.ok) (response as { [RESPONSE_OPERATION]?: OperationRef })[RESPONSE_OPERATION] = op;
       return response;
     }
   };

@@ -9,6 +9,7 @@ import {
   RequestTimeoutError,
   WorkflowError,
   createCentralClient,
+  createElementClient,
   createObjectsClient,
   unwrap,
   type ClientOptions,
@@ -80,6 +81,10 @@ describe('answers that are not what the spec says', () => {
     expect(missing.message).toBe('images_create: the answer carries no metadata.uuid');
     const noStatus = await serve((req, res) => json(res, 200, { uuid: TASK }));
     await expect(central(noStatus.origin).waitForTask(TASK, { intervalMs: 1 })).rejects.toThrow('tasks_get: the answer carries no status');
+    const element = createElementClient({ baseUrl: `${bare.origin}/api/svc`, username: 'admin', password: 'pw', retry: false });
+    await expect(element.uploadImage({ name: 'x.iso', imageType: 'ISO_IMAGE', container: TASK, file: new Blob(['x']) })).rejects.toThrow(
+      'images_create_v0_8: the answer carries no taskUuid',
+    );
   });
 
   it('an empty success body is fine where the spec declares none (images_upload_file)', async () => {
@@ -96,6 +101,15 @@ describe('time and size limits on the body', () => {
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error.message).toBe('images_get (GET /images/{uuid}): the body stalled for more than 300 ms');
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('with an injected fetch, timeoutMs bounds the body too (the timer runs until it is read)', async () => {
+    const s = await raw((socket) => socket.write(head('200 OK', { 'Content-Type': 'application/json', 'Content-Length': 100 }) + '{"metadata":'));
+    // A fetch of its own that knows nothing of the client's dispatcher, only the signal.
+    const injected = (request: Request) => fetch(request.url, { method: request.method, headers: request.headers, signal: request.signal });
+    const error = await getImage(central(s.origin, { timeoutMs: 300, fetch: injected })).catch((e) => e);
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error.operation.operationId).toBe('images_get');
   });
 
   it('an error keeps at most 64 KiB of its body, noting the length', async () => {
@@ -118,6 +132,11 @@ describe('time and size limits on the body', () => {
       expect(error.kind).toBe('too-large');
       expect(error.message).toContain('maxResponseBytes');
     }
+    // An error body keeps no more than the limit either.
+    const page = 'e'.repeat(8192);
+    const failing = await raw((socket) => socket.end(head('500 Internal Server Error', { 'Content-Type': 'text/plain', 'Content-Length': page.length }) + page));
+    const error = await unwrap(central(failing.origin, { maxResponseBytes: 1024 }).POST('/images/list', { body: {} })).catch((e) => e);
+    expect(error.body).toBe(`${'e'.repeat(1024)}\n[@svc/client: error body cut to its first 1024 bytes of 8192]`);
     const { data } = await central(declared.origin).POST('/images/list', { body: {} });
     expect((data?.entities?.[0] as unknown as string).length).toBe(2 * 1024 * 1024);
   });

@@ -21,10 +21,18 @@ import { startExplorer } from '../src/index.js';
 import { apis } from '@svc/oas/apis';
 
 const require = createRequire(import.meta.url);
-const { values } = parseArgs({ options: { loads: { type: 'string', default: '7' }, scalar: { type: 'string' } } });
-const loads = Number(values.loads);
-if (!Number.isInteger(loads) || loads < 1) {
-  console.error(`--loads must be a positive integer; got "${values.loads}"`);
+const USAGE = 'Usage: npm run bench -w @svc/explorer -- [--loads 7] [--scalar <@scalar/api-reference dist/browser/standalone.js>]';
+let values;
+try {
+  ({ values } = parseArgs({ options: { loads: { type: 'string', default: '7' }, scalar: { type: 'string' } } }));
+} catch (e) {
+  // one line and the usage, exit 2, as every command of the repository (scripts/lib/args.mjs)
+  console.error(`explorer bench: ${e.message.replace(/\s*\n\s*/g, ' ')}\n${USAGE}`);
+  process.exit(2);
+}
+const loads = /^\d+$/.test(values.loads) ? Number(values.loads) : NaN;
+if (!(loads >= 1)) {
+  console.error(`explorer bench: --loads must be a positive integer; got "${values.loads}"\n${USAGE}`);
   process.exit(2);
 }
 if (values.scalar !== undefined && !existsSync(values.scalar)) {

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
+import { constants as zlib } from 'node:zlib';
 import compression from 'compression';
 import fresh from 'fresh';
 import serveStatic from 'serve-static';
@@ -51,6 +52,9 @@ const REVALIDATE = 'no-cache';
  */
 export function createStaticFiles({ root, spec, liveReload = false }) {
   const compress = compression({
+    // Brotli 5 instead of the library's 4: a tenth fewer bytes for the page's 1.8 MB of scripts,
+    // about 50 ms more once per browser (the big files are kept for a year).
+    brotli: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
     // A range of a compressed body is not the range asked for: ranges go uncompressed.
     filter: (req, res) => !req.headers.range && compression.filter(req, res),
   });

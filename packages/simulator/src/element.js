@@ -236,14 +236,15 @@ export function elementHandlers({ store, tasks, files }) {
     },
     async tasks_list_v0_8(ctx) {
       const q = ctx.query;
-      const split = (v) => (v === undefined ? undefined : String(v).split(',').filter(Boolean));
+      const split = (v) => (v === undefined ? undefined : [v].flat().flatMap((x) => String(x).split(',')).filter(Boolean));
       const entityUuids = split(q.entityUuids);
       const operations = split(q.operationTypeList);
-      const includeCompleted = q.includeCompleted === undefined ? true : String(q.includeCompleted) === 'true';
+      const includeCompleted = String(q.includeCompleted) === 'true';
       let list = tasks.list().filter((t) => (!entityUuids || entityUuids.includes(t.entity.uuid)) && (!operations || operations.includes(ELEMENT_OPERATION[t.operation])) && (includeCompleted || !['SUCCEEDED', 'FAILED', 'ABORTED'].includes(t.status)));
       if (q.epochCutOffTime !== undefined) list = list.filter((t) => t.createdUs >= Number(q.epochCutOffTime));
+      const total = list.length;
       if (q.count !== undefined) list = list.slice(-Number(q.count));
-      return { status: 200, body: { entities: list.map(taskV0_8) } };
+      return { status: 200, body: { metadata: { grandTotalEntities: total, totalEntities: total }, entities: list.map(taskV0_8) } };
     },
     async images_list_v2_0(ctx) {
       const { metadata, slice } = pageV2_0(listed().map(imageV2_0), ctx.query, ['name', 'uuid', 'image_state', 'image_type']);

@@ -5,7 +5,6 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { fetch, Agent } from 'undici';
 import { TaskError } from './tasks.js';
 
 /**
@@ -26,6 +25,17 @@ export function createFiles(dataDir) {
    */
   async function write(uuid, source, { limit = Infinity, algorithm, signal } = {}) {
     const part = `${pathOf(uuid)}.part`;
+    if (limit === Infinity && !algorithm) {
+      // nothing to count or hash on the way: the shortest pipe, socket to file
+      const file = createWriteStream(part);
+      try {
+        await pipeline(source, file, { signal });
+      } catch (error) {
+        rmSync(part, { force: true });
+        throw error;
+      }
+      return { size: file.bytesWritten, digest: undefined, commit: () => renameSync(part, pathOf(uuid)), discard: () => rmSync(part, { force: true }) };
+    }
     const hash = algorithm ? createHash(algorithm) : undefined;
     let size = 0;
     const count = new Transform({
@@ -73,6 +83,8 @@ export function createFiles(dataDir) {
       if (!/^https?:$/.test(parsed.protocol)) throw failed(`the scheme ${parsed.protocol} is not fetched by the simulator (http and https only)`);
       const timeout = AbortSignal.timeout(timeoutMs);
       const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
+      // imported here: only source fetches need it (some 20 MB of memory)
+      const { fetch, Agent } = await import('undici');
       const dispatcher = insecure ? new Agent({ connect: { rejectUnauthorized: false } }) : undefined;
       try {
         const response = await fetch(url, { signal: both, dispatcher, redirect: 'follow' });

@@ -133,7 +133,9 @@ export function createListener({ apis, user, password, handlers, faults, tamper 
       if (!mount) throw new HttpError(404, 'ENTITY_NOT_FOUND', `No API is served at ${url.pathname}; the base paths are ${mounts.map((m) => m.base).join(', ')}`);
       api = mount.api;
       const path = url.pathname.slice(mount.base.length) || '/';
-      const query = Object.fromEntries(url.searchParams);
+      // a repeated key (`entityUuids=a&entityUuids=b`, form style) becomes an array
+      const query = {};
+      for (const [key, value] of url.searchParams) query[key] = key in query ? [query[key], value].flat() : value;
       const request = { method, path, headers: req.headers, query };
       const operation = api.backend.router.matchOperation(request);
       if (!operation) {
@@ -173,16 +175,21 @@ export function createListener({ apis, user, password, handlers, faults, tamper 
       const validated = { ...request, body };
       const result = api.backend.validator.validateRequest(validated, operation);
       if (!result.valid) throw validationError(api, result.errors ?? []);
-      const params = api.backend.router.parseRequest(validated, operation);
       const handler = handlers[operationId];
       if (!handler) throw new HttpError(501, 'INTERNAL_ERROR', `${operationId} is not simulated yet`);
-      const answer = await handler({ api, operation, operationId, params: params.params, query: params.query, headers: req.headers, body, req, res, origin: originOf(req) });
+      const answer = await handler({ api, operation, operationId, params: pathParams(operation, path), query, headers: req.headers, body, req, res, origin: originOf(req) });
       if (!answer) return; // the handler streamed its answer
       if (answer.stream) {
         res.writeHead(answer.status, answer.headers);
         answer.stream.pipe(res);
         return;
       }
+      if (answer.json !== undefined && !tamper) {
+        res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer.json) });
+        res.end(answer.json);
+        return;
+      }
+      if (answer.json !== undefined) answer.body = JSON.parse(answer.json);
       if (answer.body === undefined) {
         res.writeHead(answer.status, { 'content-length': 0, ...answer.headers });
         res.end();
@@ -209,6 +216,20 @@ export function createListener({ apis, user, password, handlers, faults, tamper 
       res.destroy();
     });
   };
+}
+
+const templates = new WeakMap();
+/** The path parameters of a matched operation (`/images/{uuid}` on `/images/ab-12` -> `{ uuid: 'ab-12' }`). */
+function pathParams(operation, path) {
+  let template = templates.get(operation);
+  if (!template) {
+    const names = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+    const source = operation.path.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('([^/]+)');
+    template = { names, re: new RegExp(`^${source}/?$`) };
+    templates.set(operation, template);
+  }
+  const match = template.re.exec(path);
+  return Object.fromEntries(template.names.map((name, i) => [name, decodeURIComponent(match?.[i + 1] ?? '')]));
 }
 
 /** The origin the client used (for `retrieval_uri_list`). */

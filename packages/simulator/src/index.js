@@ -5,7 +5,6 @@ import { createServer as createHttpsServer } from 'node:https';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isIP } from 'node:net';
-import { generate } from 'selfsigned';
 import { root } from '@svc/oas/apis';
 import { loadApis } from './apis.js';
 import { createListener } from './http.js';
@@ -152,6 +151,8 @@ async function certificate(dataDir, host) {
   const altNames = [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }];
   if (isIP(host) && !['127.0.0.1', '::1', '0.0.0.0', '::'].includes(host)) altNames.push({ type: 7, ip: host });
   else if (!isIP(host) && host !== 'localhost') altNames.push({ type: 2, value: host });
+  // imported here: only a first start needs it, and it weighs some 17 MB of memory
+  const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'commonName', value: 'svc-simulator' }], {
     keyType: 'ec',
     algorithm: 'sha256',

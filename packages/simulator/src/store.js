@@ -1,5 +1,8 @@
 // The simulator's state: one SQLite database (better-sqlite3) in the data dir, holding every
 // entity and task as a JSON document keyed by kind and UUID. The only module that knows SQL.
+// Reads come from an in-memory copy (write-through): the database is the durable state, the copy
+// spares a JSON.parse of every document on every list. Documents handed out are shared: callers
+// must not change them except inside `update`.
 import Database from 'better-sqlite3';
 
 /**
@@ -33,33 +36,48 @@ export function openStore(file) {
     doc TEXT NOT NULL,
     UNIQUE (kind, uuid)
   )`);
-  const getStmt = db.prepare('SELECT doc FROM documents WHERE kind = ? AND uuid = ?');
-  const listStmt = db.prepare('SELECT doc FROM documents WHERE kind = ? ORDER BY seq');
+  const listStmt = db.prepare('SELECT uuid, doc FROM documents WHERE kind = ? ORDER BY seq');
   const insertStmt = db.prepare('INSERT INTO documents (kind, uuid, doc) VALUES (?, ?, ?) ON CONFLICT (kind, uuid) DO UPDATE SET doc = excluded.doc');
   const deleteStmt = db.prepare('DELETE FROM documents WHERE kind = ? AND uuid = ?');
-  const countStmt = db.prepare('SELECT count(*) AS n FROM documents WHERE kind = ?');
 
-  const get = (kind, uuid) => {
-    const row = getStmt.get(kind, uuid);
-    return row ? JSON.parse(row.doc) : undefined;
+  /** @type {Map<string, Map<string, any>>} kind -> uuid -> document, in insertion order */
+  const cache = new Map();
+  const docs = (kind) => {
+    let m = cache.get(kind);
+    if (!m) {
+      m = new Map(listStmt.all(kind).map((row) => { const d = JSON.parse(row.doc); return [row.uuid, d]; }));
+      cache.set(kind, m);
+    }
+    return m;
   };
+  const get = (kind, uuid) => docs(kind).get(uuid);
   const put = (kind, uuid, doc) => {
     insertStmt.run(kind, uuid, JSON.stringify(doc));
+    docs(kind).set(uuid, doc);
   };
-  const update = db.transaction((kind, uuid, change) => {
-    const doc = get(kind, uuid);
-    if (doc === undefined) return undefined;
+  const transaction = db.transaction((kind, uuid, change) => {
+    const current = get(kind, uuid);
+    if (current === undefined) return undefined;
+    // a copy: when `change` throws, nothing of it shows
+    const doc = structuredClone(current);
     const next = change(doc) ?? doc;
-    put(kind, uuid, next);
+    insertStmt.run(kind, uuid, JSON.stringify(next));
     return next;
   });
   return {
     get,
-    list: (kind) => listStmt.all(kind).map((row) => JSON.parse(row.doc)),
+    list: (kind) => [...docs(kind).values()],
     put,
-    update,
-    remove: (kind, uuid) => deleteStmt.run(kind, uuid).changes > 0,
-    count: (kind) => countStmt.get(kind).n,
+    update(kind, uuid, change) {
+      const next = transaction(kind, uuid, change);
+      if (next !== undefined) docs(kind).set(uuid, next);
+      return next;
+    },
+    remove(kind, uuid) {
+      docs(kind).delete(uuid);
+      return deleteStmt.run(kind, uuid).changes > 0;
+    },
+    count: (kind) => docs(kind).size,
     close: () => db.close(),
   };
 }

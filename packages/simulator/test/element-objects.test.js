@@ -126,6 +126,9 @@ describe('object stores', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.message_list[0].message).toMatch(/"colour" is not an attribute/);
 
+    const buckets = await t.call('POST', `/oss/api/svc/v3/objectstores/${uuid}/groups`, { body: { entity_type: 'bucket', group_member_attributes: [{ attribute: 'name' }, { attribute: 'object_count' }] } });
+    expect(buckets.body.group_results[0].entity_results.map((e) => e.data.map((d) => d.values[0].values[0]))).toEqual([['default-bucket', '0']]);
+
     expect((await t.call('POST', `/oss/api/svc/v3/objectstores/${uuid}/regenerate_self_signed_cert`)).status).toBe(202);
     const replacing = await t.call('GET', `/oss/api/svc/v3/objectstores/${uuid}`);
     expect(['REPLACING_CERT', 'COMPLETE']).toContain(replacing.body.status.state);
