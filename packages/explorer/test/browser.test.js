@@ -2,10 +2,8 @@
 // local HTTPS server with a self-signed certificate, the v0.8 upload, deep links, the filter and
 // the session-only Authorize.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import ts from 'typescript';
 import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -14,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { chromium } from 'playwright-core';
 import selfsigned from 'selfsigned';
 import { startMock } from '@svc/mock';
+import { runSample } from './support/run-sample.js';
 import { build } from '../scripts/build.mjs';
 import { startExplorer } from '../src/index.js';
 import { apis } from '@svc/oas/apis';
@@ -563,31 +562,6 @@ describe('Logout', () => {
     expect(await button.getAttribute('class')).toContain('unlocked');
   });
 });
-
-/**
- * Runs a sample copied from the page: bash for curl, python3 for Python, Node for TypeScript
- * (transpiled, @svc/client resolved from this package), with the credentials in the environment.
- * Asynchronous: the explorer that answers runs in this process.
- * @returns {Promise<{ status: number | null, stdout: string, stderr: string }>}
- */
-async function runSample(lang, source) {
-  const env = { ...process.env, SVC_USER: 'admin', SVC_PASSWORD: 'secret' };
-  let command = lang === 'shell' ? ['bash', ['-c', source]] : ['python3', ['-c', source]];
-  const file = join(packageDir, `.sample-run-${process.pid}.mjs`);
-  if (lang === 'typescript') {
-    writeFileSync(file, ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
-    command = [process.execPath, [file]];
-  }
-  try {
-    return await new Promise((resolve) => {
-      execFile(command[0], command[1], { env, timeout: 30_000 }, (error, stdout, stderr) => {
-        resolve({ status: error ? (error.code ?? null) : 0, stdout, stderr });
-      });
-    });
-  } finally {
-    rmSync(file, { force: true });
-  }
-}
 
 /** The operation block of an operationId (the tag part of the id varies). */
 function opLocator(operationId) {

@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { chromium } from 'playwright-core';
 import { startSimulator } from '@svc/simulator';
 import { build } from '../scripts/build.mjs';
+import { runSample } from './support/run-sample.js';
 import { startExplorer } from '../src/index.js';
 
 const require = createRequire(import.meta.url);
@@ -191,6 +192,16 @@ describe('"Start here" workflows against the local svc', () => {
     await get.locator('button.execute').click();
     await expect.poll(() => get.locator('.request-url pre').first().innerText(), { timeout: 30_000 }).toBe(`${explorer.url}local/api/svc/v3/tasks/${task}`);
     await expect.poll(() => get.locator('.live-responses-table tr.response .response-col_status').first().innerText(), { timeout: 30_000 }).toBe('200');
+    // The live samples of this call run against the local svc too, and answer the same task.
+    const samples = get.locator('.svc-code-samples');
+    for (const [label, lang] of [['curl', 'shell'], ['@svc/client', 'typescript'], ['Python (requests)', 'python']]) {
+      await samples.getByRole('tab', { name: label }).click();
+      const source = await samples.locator('pre').innerText();
+      expect(source).toContain(`${explorer.url}local/api/svc/v3`);
+      const out = await runSample(lang, source, { user: simulator.user, password: PASSWORD });
+      expect(out, `${label}:\n${source}\n${out.stderr}`).toMatchObject({ status: 0 });
+      expect(out.stdout).toContain(task);
+    }
     expect(pageErrors).toEqual([]);
   });
 
