@@ -528,6 +528,20 @@ describe('quality of the page', () => {
     }
   });
 
+  it('code-sample tabs follow the arrow keys', async () => {
+    await page.goto(`${explorer.url}?api=central#/Images/images_list`);
+    const samples = page.locator('.opblock[id$="-images_list"] .svc-code-samples');
+    await samples.waitFor({ timeout: 15_000 });
+    await samples.getByRole('tab', { name: 'curl' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await samples.getByRole('tab', { selected: true }).innerText()).toBe('@svc/client');
+    expect(await page.evaluate(() => document.activeElement.innerText)).toBe('@svc/client');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    expect(await samples.getByRole('tab', { selected: true }).innerText()).toBe('Python (requests)');
+    expect(await samples.locator('pre').innerText()).toContain('import requests');
+  });
+
   it('390 px wide: the operations come first, the introduction after them', async () => {
     const p = await browser.newPage({ viewport: { width: 390, height: 844 } });
     try {
