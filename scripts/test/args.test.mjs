@@ -72,6 +72,7 @@ const COMMANDS = [
   ['operations', 'operations.mjs', ['--bogus']],
   ['explorer bench', '../packages/explorer/bench/bench.mjs', ['--bogus']],
   ['explorer bench', '../packages/explorer/bench/bench.mjs', ['--loads', '']],
+  ['simulator bench', '../packages/simulator/bench/bench.mjs', ['--bogus']],
   ['simulator', '../packages/simulator/src/cli.js', ['--bogus']],
   ['simulator', '../packages/simulator/src/cli.js', ['--port']],
   ['simulator', '../packages/simulator/src/cli.js', ['--port', '-1']],

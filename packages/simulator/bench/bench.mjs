@@ -17,9 +17,24 @@ import autocannon from 'autocannon';
 import { startMock } from '@svc/mock';
 import { apis } from '@svc/oas/apis';
 
-const UPLOAD_BYTES = Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 ** 3);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const USAGE = 'Usage: [BENCH_UPLOAD_BYTES=1073741824] [BENCH_SECONDS=4] [BENCH_ROUNDS=5] npm run bench -w @svc/simulator   (no options)';
+/** A positive integer from the environment, or one line and the usage, exit 2 (as every command). */
+function positive(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+    console.error(`simulator bench: ${name} must be a positive integer; got "${raw}"\n${USAGE}`);
+    process.exit(2);
+  }
+  return Number(raw);
+}
+if (process.argv.length > 2) {
+  console.error(`simulator bench: takes no arguments; got "${process.argv[2]}"\n${USAGE}`);
+  process.exit(2);
+}
+const UPLOAD_BYTES = positive('BENCH_UPLOAD_BYTES', 1024 ** 3);
+const SECONDS = positive('BENCH_SECONDS', 4);
+const ROUNDS = positive('BENCH_ROUNDS', 5);
 const CONNECTIONS = 32;
 // as `npm run simulator` runs it (root package.json): a small young generation keeps RSS low under load
 const SIM_NODE_FLAGS = ['--max-semi-space-size=4'];
