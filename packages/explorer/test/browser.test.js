@@ -456,6 +456,8 @@ describe('quality of the page', () => {
     expect(await page.locator('.topbar .svc-logo').innerText()).toMatch(/svc\s*API explorer/);
     expect(await page.locator('.topbar a svg, .topbar img').count()).toBe(0);
     expect(await page.locator('.topbar').innerText()).not.toMatch(/swagger|smartbear/i);
+    expect(await page.locator('link[rel=icon]').evaluateAll((links) => links.map((l) => l.getAttribute('href')))).toEqual(['./favicon.svg']);
+    expect((await page.request.get(`${explorer.url}favicon.svg`)).ok()).toBe(true);
   });
 
   for (const scheme of ['light', 'dark']) {
