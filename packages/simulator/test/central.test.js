@@ -161,6 +161,8 @@ describe('v3 image lifecycle', () => {
     const created = await t.call('POST', `${V3}/images`, { body: createBody('to-delete') });
     const uuid = created.body.metadata.uuid;
     await waitTask(t.call, created.body.status.execution_context.task_uuid);
+    const listed = async () => (await t.call('POST', `${V3}/images/list`, { body: { kind: 'image', filter: 'name==to-delete' } })).body.entities.map((e) => e.status.state);
+    expect(await listed()).toEqual(['COMPLETE']);
     const deleted = await t.call('DELETE', `${V3}/images/${uuid}`);
     expect(deleted.status).toBe(202);
     expect(deleted.body).toMatchObject({ spec: '', status: { state: 'DELETE_PENDING' }, metadata: { kind: 'image' } });
@@ -168,6 +170,8 @@ describe('v3 image lifecycle', () => {
     expect(task).toMatchObject({ status: 'SUCCEEDED', operation_type: 'delete_image_intentful' });
     expect((await t.call('GET', `${V3}/images/${uuid}`)).status).toBe(404);
     expect((await t.call('DELETE', `${V3}/images/${uuid}`)).status).toBe(404);
+    // the same list call as before: its answer follows the change
+    expect(await listed()).toEqual([]);
   });
 
   it('pages, sorts and filters the list', async () => {
