@@ -32,8 +32,6 @@ export const SWAGGER_UI_ASSETS = [
   'swagger-ui-standalone-preset.js',
   'swagger-ui-standalone-preset.js.LICENSE.txt',
   'swagger-ui.css',
-  'favicon-16x16.png',
-  'favicon-32x32.png',
   'LICENSE',
   'NOTICE',
 ];
@@ -102,8 +100,7 @@ function indexHtml(title, assets, apiNames) {
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <link rel="stylesheet" type="text/css" href="./${assets['swagger-ui.css']}">
     <link rel="stylesheet" type="text/css" href="./explorer.css">
-    <link rel="icon" type="image/png" href="./favicon-32x32.png" sizes="32x32">
-    <link rel="icon" type="image/png" href="./favicon-16x16.png" sizes="16x16">
+    <link rel="icon" type="image/svg+xml" href="./favicon.svg">
     <script>${preload}</script>
   </head>
   <body>
@@ -116,6 +113,10 @@ function indexHtml(title, assets, apiNames) {
 </html>
 `;
 }
+
+/** The svc mark as the tab's icon (instead of Swagger UI's). */
+const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b5cad"/><text x="16" y="21" font-family="monospace" font-size="12" font-weight="bold" fill="#fff" text-anchor="middle">svc</text></svg>
+`;
 
 /** The page's own styles (beside swagger-ui.css). */
 export const PAGE_CSS = join(packageDir, 'src', 'page', 'explorer.css');
@@ -217,6 +218,7 @@ export async function build({ outDir = defaultOutDir, apis } = {}) {
   const entries = result.map(({ name, spec, displayName: n }) => ({ api: name, name: n, url: `./${spec}` }));
   writeFileSync(join(outDir, 'index.html'), indexHtml('svc API explorer', assets, result.map((r) => r.name)));
   copyFileSync(PAGE_CSS, join(outDir, 'explorer.css'));
+  writeFileSync(join(outDir, 'favicon.svg'), FAVICON_SVG);
   writeFileSync(join(outDir, 'explorer.js'), await explorerJs(entries, result.map((r) => r.index)));
   // A plain static server serves this file: the page then calls real endpoints directly (CORS).
   // startExplorer answers the same path itself with forward: true.

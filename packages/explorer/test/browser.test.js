@@ -2,10 +2,8 @@
 // local HTTPS server with a self-signed certificate, the v0.8 upload, deep links, the filter and
 // the session-only Authorize.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import ts from 'typescript';
 import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -14,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { chromium } from 'playwright-core';
 import selfsigned from 'selfsigned';
 import { startMock } from '@svc/mock';
+import { runSample } from './support/run-sample.js';
 import { build } from '../scripts/build.mjs';
 import { startExplorer } from '../src/index.js';
 import { apis } from '@svc/oas/apis';
@@ -457,10 +456,12 @@ describe('quality of the page', () => {
     expect(await page.locator('.topbar .svc-logo').innerText()).toMatch(/svc\s*API explorer/);
     expect(await page.locator('.topbar a svg, .topbar img').count()).toBe(0);
     expect(await page.locator('.topbar').innerText()).not.toMatch(/swagger|smartbear/i);
+    expect(await page.locator('link[rel=icon]').evaluateAll((links) => links.map((l) => l.getAttribute('href')))).toEqual(['./favicon.svg']);
+    expect((await page.request.get(`${explorer.url}favicon.svg`)).ok()).toBe(true);
   });
 
   for (const scheme of ['light', 'dark']) {
-    it(`has no serious or critical axe-core violation (${scheme}): list, open operation with an answer, search`, async () => {
+    it(`has no serious or critical axe-core violation (${scheme}): operations of every method, an answer, a search`, async () => {
       const p = await browser.newPage({ viewport: { width: 1280, height: 1600 }, colorScheme: scheme });
       try {
         await p.goto(`${explorer.url}?api=central#/Images/images_list`);
@@ -473,6 +474,18 @@ describe('quality of the page', () => {
         await p.locator('#svc-search-input').fill('zzz-nothing');
         await p.locator('.svc-no-match').waitFor();
         expect(await seriousViolations(p)).toEqual([]);
+        // Every method's colours, parameters of every kind, a file chooser, examples, "Start here".
+        for (const [api, tag, operationId] of [
+          ['element', 'Image upload (v0.8)', 'images_upload_v0_8'],
+          ['central', 'Images', 'images_delete'],
+          ['central', 'Images', 'images_create'],
+          ['central', 'Tasks', 'tasks_get'],
+        ]) {
+          await p.goto(`${explorer.url}?api=${api}#/${encodeURIComponent(tag)}/${operationId}`);
+          await p.locator(`.opblock[id$="-${operationId}"] .svc-code-samples`).waitFor({ timeout: 15_000 });
+          await p.locator('.svc-start').waitFor();
+          expect(await seriousViolations(p), `${scheme} ${operationId}`).toEqual([]);
+        }
       } finally {
         await p.close();
       }
@@ -517,6 +530,20 @@ describe('quality of the page', () => {
     }
   });
 
+  it('code-sample tabs follow the arrow keys', async () => {
+    await page.goto(`${explorer.url}?api=central#/Images/images_list`);
+    const samples = page.locator('.opblock[id$="-images_list"] .svc-code-samples');
+    await samples.waitFor({ timeout: 15_000 });
+    await samples.getByRole('tab', { name: 'curl' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await samples.getByRole('tab', { selected: true }).innerText()).toBe('@svc/client');
+    expect(await page.evaluate(() => document.activeElement.innerText)).toBe('@svc/client');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    expect(await samples.getByRole('tab', { selected: true }).innerText()).toBe('Python (requests)');
+    expect(await samples.locator('pre').innerText()).toContain('import requests');
+  });
+
   it('390 px wide: the operations come first, the introduction after them', async () => {
     const p = await browser.newPage({ viewport: { width: 390, height: 844 } });
     try {
@@ -551,31 +578,6 @@ describe('Logout', () => {
     expect(await button.getAttribute('class')).toContain('unlocked');
   });
 });
-
-/**
- * Runs a sample copied from the page: bash for curl, python3 for Python, Node for TypeScript
- * (transpiled, @svc/client resolved from this package), with the credentials in the environment.
- * Asynchronous: the explorer that answers runs in this process.
- * @returns {Promise<{ status: number | null, stdout: string, stderr: string }>}
- */
-async function runSample(lang, source) {
-  const env = { ...process.env, SVC_USER: 'admin', SVC_PASSWORD: 'secret' };
-  let command = lang === 'shell' ? ['bash', ['-c', source]] : ['python3', ['-c', source]];
-  const file = join(packageDir, `.sample-run-${process.pid}.mjs`);
-  if (lang === 'typescript') {
-    writeFileSync(file, ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
-    command = [process.execPath, [file]];
-  }
-  try {
-    return await new Promise((resolve) => {
-      execFile(command[0], command[1], { env, timeout: 30_000 }, (error, stdout, stderr) => {
-        resolve({ status: error ? (error.code ?? null) : 0, stdout, stderr });
-      });
-    });
-  } finally {
-    rmSync(file, { force: true });
-  }
-}
 
 /** The operation block of an operationId (the tag part of the id varies). */
 function opLocator(operationId) {

@@ -147,7 +147,7 @@ describe('static files', () => {
     ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
     ['swagger-ui-standalone-preset.js', 'text/javascript; charset=utf-8'],
     ['swagger-ui.css', 'text/css; charset=utf-8'],
-    ['favicon-32x32.png', 'image/png'],
+    ['favicon.svg', 'image/svg+xml'],
     ['specs/central.json', 'application/json; charset=utf-8'],
   ])('serves /%s as %s', async (name, type) => {
     const path = asset(name);

@@ -8,12 +8,15 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { chromium } from 'playwright-core';
 import { startSimulator } from '@svc/simulator';
 import { build } from '../scripts/build.mjs';
+import { runSample } from './support/run-sample.js';
 import { startExplorer } from '../src/index.js';
 
+const require = createRequire(import.meta.url);
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 // The README's picture is refreshed on request (UPDATE_SCREENSHOT=1); otherwise it goes to test-results/.
 const screenshot = process.env.UPDATE_SCREENSHOT
@@ -151,6 +154,10 @@ describe('"Start here" workflows against the local svc', () => {
     expect(imageUuid).toBeDefined();
     expect(urls.upload).toBe(`${explorer.url}local/api/svc/v0.8/images/${imageUuid}/upload`);
     expect(urls.active).toBe(urls.image);
+    // The panel with every state shown passes axe-core too (no serious or critical violation).
+    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    const { violations } = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes[0].target}`)).toEqual([]);
     mkdirSync(dirname(screenshot), { recursive: true });
     await page.locator('.svc-workflow').scrollIntoViewIfNeeded();
     await page.screenshot({ path: screenshot, clip: { x: 0, y: 0, width: 1280, height: 1000 } });
@@ -185,6 +192,16 @@ describe('"Start here" workflows against the local svc', () => {
     await get.locator('button.execute').click();
     await expect.poll(() => get.locator('.request-url pre').first().innerText(), { timeout: 30_000 }).toBe(`${explorer.url}local/api/svc/v3/tasks/${task}`);
     await expect.poll(() => get.locator('.live-responses-table tr.response .response-col_status').first().innerText(), { timeout: 30_000 }).toBe('200');
+    // The live samples of this call run against the local svc too, and answer the same task.
+    const samples = get.locator('.svc-code-samples');
+    for (const [label, lang] of [['curl', 'shell'], ['@svc/client', 'typescript'], ['Python (requests)', 'python']]) {
+      await samples.getByRole('tab', { name: label }).click();
+      const source = await samples.locator('pre').innerText();
+      expect(source).toContain(`${explorer.url}local/api/svc/v3`);
+      const out = await runSample(lang, source, { user: simulator.user, password: PASSWORD });
+      expect(out, `${label}:\n${source}\n${out.stderr}`).toMatchObject({ status: 0 });
+      expect(out.stdout).toContain(task);
+    }
     expect(pageErrors).toEqual([]);
   });
 

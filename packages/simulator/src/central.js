@@ -102,6 +102,8 @@ export function centralHandlers({ store, tasks, files, user, centralBase }) {
 
   /** @type {WeakMap<object, { origin: string, json: string }>} an image document -> its v3 view as JSON (a changed image is a new document) */
   const viewCache = new WeakMap();
+  /** @type {Map<string, { generation: number, json: string }>} origin + request body -> the list answer */
+  const listCache = new Map();
   function imageJson(image, origin) {
     const hit = viewCache.get(image);
     if (hit?.origin === origin) return hit.json;
@@ -161,9 +163,17 @@ export function centralHandlers({ store, tasks, files, user, centralBase }) {
 
     async images_list(ctx) {
       const body = ctx.body ?? {};
+      // the same page asked again with no image changed in between (polling clients): the same answer
+      const key = `${ctx.origin} ${JSON.stringify(body)}`;
+      const generation = store.generation('image');
+      const cached = listCache.get(key);
+      if (cached?.generation === generation) return { status: 200, json: cached.json };
       const { metadata, page } = listPage(body, store.list('image'), imageValues, 'image', ['name', 'uuid', 'state', 'image_type'], ['name', 'uuid', 'state', 'image_type', 'creation_time', 'last_update_time', 'size_bytes']);
       // assembled from each image's cached JSON: the list is the hot path of polling clients
-      return { status: 200, json: `{"api_version":"${API_VERSION}","metadata":${JSON.stringify(metadata)},"entities":[${page.map((i) => imageJson(i, ctx.origin)).join(',')}]}` };
+      const json = `{"api_version":"${API_VERSION}","metadata":${JSON.stringify(metadata)},"entities":[${page.map((i) => imageJson(i, ctx.origin)).join(',')}]}`;
+      if (listCache.size >= 64) listCache.clear();
+      listCache.set(key, { generation, json });
+      return { status: 200, json };
     },
 
     async images_get(ctx) {

@@ -198,6 +198,7 @@ export function createListener({ apis, user, password, handlers, faults, tamper 
       const sent = tamper ? tamper(api.name, operationId, answer.status, answer.body) : answer.body;
       sendJson(res, answer.status, sent, answer.headers);
     } catch (error) {
+      if (req.socket.destroyed) return; // the client went away (an upload cut off): nobody to answer
       const known = error instanceof HttpError ? error : new HttpError(500, 'INTERNAL_ERROR', `Internal error: ${error?.message ?? error}`);
       if (!(error instanceof HttpError)) console.error(`simulator: ${operationId ?? url.pathname}:`, error);
       if (res.headersSent) {

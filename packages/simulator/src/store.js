@@ -15,6 +15,7 @@ import Database from 'better-sqlite3';
  *   undefined when there is none (`change` is not called then)
  * @property {(kind: string, uuid: string) => boolean} remove  true when a document was removed
  * @property {(kind: string) => number} count
+ * @property {(kind: string) => number} generation  changes whenever a document of the kind is written or removed
  * @property {() => void} close
  */
 
@@ -50,10 +51,14 @@ export function openStore(file) {
     }
     return m;
   };
+  /** @type {Map<string, number>} kind -> write counter, for caches of derived answers */
+  const generations = new Map();
+  const bump = (kind) => generations.set(kind, (generations.get(kind) ?? 0) + 1);
   const get = (kind, uuid) => docs(kind).get(uuid);
   const put = (kind, uuid, doc) => {
     insertStmt.run(kind, uuid, JSON.stringify(doc));
     docs(kind).set(uuid, doc);
+    bump(kind);
   };
   const transaction = db.transaction((kind, uuid, change) => {
     const current = get(kind, uuid);
@@ -70,14 +75,19 @@ export function openStore(file) {
     put,
     update(kind, uuid, change) {
       const next = transaction(kind, uuid, change);
-      if (next !== undefined) docs(kind).set(uuid, next);
+      if (next !== undefined) {
+        docs(kind).set(uuid, next);
+        bump(kind);
+      }
       return next;
     },
     remove(kind, uuid) {
       docs(kind).delete(uuid);
+      bump(kind);
       return deleteStmt.run(kind, uuid).changes > 0;
     },
     count: (kind) => docs(kind).size,
+    generation: (kind) => generations.get(kind) ?? 0,
     close: () => db.close(),
   };
 }

@@ -111,6 +111,33 @@ describe('v3 image lifecycle', () => {
     expect(again.status).toBe(409);
   });
 
+  it('survives an upload cut off halfway: nothing is kept and the image takes a new upload', async () => {
+    const created = await t.call('POST', `${V3}/images`, { body: createBody('cut-off') });
+    const uuid = created.body.metadata.uuid;
+    await waitTask(t.call, created.body.status.execution_context.task_uuid);
+    const { request } = await import('node:https');
+    await new Promise((resolve) => {
+      const req = request(`${t.sim.url}${V3}/images/${uuid}/file`, { method: 'PUT', ca: t.sim.ca, headers: { authorization: `Basic ${Buffer.from('admin:sim-test-password').toString('base64')}`, 'content-type': 'application/octet-stream', 'content-length': 10_000_000 } });
+      req.on('error', () => resolve(undefined));
+      req.write(randomBytes(1_000_000), () => setTimeout(() => req.destroy(), 100));
+    });
+    let image;
+    for (let i = 0; i < 100; i++) {
+      image = await t.call('GET', `${V3}/images/${uuid}`);
+      if (image.status === 200 && image.body.status.resources.size_bytes === undefined) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(image.body.status.resources.size_bytes).toBeUndefined();
+    let retried;
+    for (let i = 0; i < 100; i++) {
+      retried = await t.call('PUT', `${V3}/images/${uuid}/file`, { body: bytes, headers: { 'content-type': 'application/octet-stream' } });
+      if (retried.status !== 409) break; // the cut-off request may still be winding down
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(retried.status).toBe(200);
+    expect((await t.call('GET', `${V3}/images/${uuid}`)).body.status.resources.size_bytes).toBe(bytes.length);
+  });
+
   it('bumps spec_version on update and answers 409 to a stale one, losing no update under concurrency', async () => {
     const created = await t.call('POST', `${V3}/images`, { body: createBody('to-update') });
     const uuid = created.body.metadata.uuid;
@@ -134,6 +161,8 @@ describe('v3 image lifecycle', () => {
     const created = await t.call('POST', `${V3}/images`, { body: createBody('to-delete') });
     const uuid = created.body.metadata.uuid;
     await waitTask(t.call, created.body.status.execution_context.task_uuid);
+    const listed = async () => (await t.call('POST', `${V3}/images/list`, { body: { kind: 'image', filter: 'name==to-delete' } })).body.entities.map((e) => e.status.state);
+    expect(await listed()).toEqual(['COMPLETE']);
     const deleted = await t.call('DELETE', `${V3}/images/${uuid}`);
     expect(deleted.status).toBe(202);
     expect(deleted.body).toMatchObject({ spec: '', status: { state: 'DELETE_PENDING' }, metadata: { kind: 'image' } });
@@ -141,6 +170,8 @@ describe('v3 image lifecycle', () => {
     expect(task).toMatchObject({ status: 'SUCCEEDED', operation_type: 'delete_image_intentful' });
     expect((await t.call('GET', `${V3}/images/${uuid}`)).status).toBe(404);
     expect((await t.call('DELETE', `${V3}/images/${uuid}`)).status).toBe(404);
+    // the same list call as before: its answer follows the change
+    expect(await listed()).toEqual([]);
   });
 
   it('pages, sorts and filters the list', async () => {

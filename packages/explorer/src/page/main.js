@@ -343,7 +343,19 @@ function ExplorerPlugin(system) {
     const id = 'svc-samples-' + method + path.replace(/[^A-Za-z0-9]+/g, '-');
     return h('section', { className: 'svc-code-samples', 'aria-labelledby': id + '-title' },
       h('div', { className: 'opblock-section-header' }, h('h4', { className: 'opblock-title', id: id + '-title' }, 'Code samples (follow the form and the server)')),
-      h('div', { className: 'svc-code-samples-bar' }, h('div', { className: 'svc-code-samples-tabs', role: 'tablist', 'aria-label': 'Language' },
+      h('div', { className: 'svc-code-samples-bar' }, h('div', {
+        className: 'svc-code-samples-tabs', role: 'tablist', 'aria-label': 'Language',
+        // Arrow keys move between the tabs (only the selected one is in the Tab order).
+        onKeyDown: (event) => {
+          const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: samples.length - 1 }[event.key];
+          if (next === undefined) return;
+          event.preventDefault();
+          const to = (next + samples.length) % samples.length;
+          select(to);
+          setCopied(false);
+          document.getElementById(id + '-tab-' + to)?.focus();
+        },
+      },
         samples.map((sample, i) => h('button', {
           key: sample.label, type: 'button', role: 'tab', id: id + '-tab-' + i, 'aria-controls': id + '-panel',
           'aria-selected': i === index ? 'true' : 'false', tabIndex: i === index ? 0 : -1,

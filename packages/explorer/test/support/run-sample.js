@@ -1,0 +1,35 @@
+// Runs a code sample copied from the explorer page, as a user would: bash for curl, python3 for
+// Python, Node for TypeScript (transpiled; @svc/client resolved from this package).
+import { execFile } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * Runs a sample copied from the page: bash for curl, python3 for Python, Node for TypeScript
+ * (transpiled, @svc/client resolved from this package), with the credentials in the environment.
+ * Asynchronous: the explorer that answers runs in this process.
+ * @returns {Promise<{ status: number | null, stdout: string, stderr: string }>}
+ */
+export async function runSample(lang, source, { user = 'admin', password = 'secret' } = {}) {
+  const env = { ...process.env, SVC_USER: user, SVC_PASSWORD: password };
+  let command = lang === 'shell' ? ['bash', ['-c', source]] : ['python3', ['-c', source]];
+  const file = join(packageDir, `.sample-run-${process.pid}.mjs`);
+  if (lang === 'typescript') {
+    writeFileSync(file, ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
+    command = [process.execPath, [file]];
+  }
+  try {
+    return await new Promise((resolve) => {
+      execFile(command[0], command[1], { env, timeout: 30_000 }, (error, stdout, stderr) => {
+        resolve({ status: error ? (error.code ?? null) : 0, stdout, stderr });
+      });
+    });
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
