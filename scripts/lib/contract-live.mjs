@@ -2,7 +2,7 @@
 // sits in front of a real server, with every response that breaks the spec reported by operation
 // and field. scripts/contract.mjs starts the proxies (startProxy of @svc/mock); this module builds the calls and reads
 // Prism's verdicts.
-import { deref, exampleOf, isReadOnly, operations, requestBodyOf } from '@svc/oas';
+import { deref, exampleOf, isReadOnly, mediaKind, operations, requestBodyOf } from '@svc/oas';
 
 /**
  * One operation called in contract mode and what Prism said about it.
@@ -33,7 +33,7 @@ export function readOnlyOperations(doc) {
     const id = operationId ?? '';
     const ok = Object.entries(op.responses ?? {}).find(([s]) => /^2/.test(s));
     const content = Object.keys(deref(doc, ok?.[1])?.content ?? {});
-    if (content.length && content.every((t) => !/json/.test(t))) continue; // a binary download
+    if (content.length && !content.some((t) => mediaKind(t) === 'json')) continue; // a binary download
     out.push({ method, path, operationId: id, op, parameters });
   }
   const byId = (o) => (o.path.includes('{') ? 1 : 0);

@@ -41,7 +41,7 @@ export async function startMocks(firstPort, mocks = new Map()) {
  * process ends, so that child processes (Prism) never outlive it: Ctrl-C, SIGTERM and SIGHUP (a
  * closed terminal) close them and exit; on any other exit, an uncaught error included, the
  * synchronous part of each `close()` still runs (a mock's sends SIGTERM to its Prism process).
- * Only SIGKILL of this process cannot be caught.
+ * SIGKILL cannot be caught: then each Prism process ends by itself (see @svc/mock).
  * @param {() => Array<{ close: () => unknown }>} running  called when stopping, so it may change meanwhile
  */
 export function stopOnExit(running) {

@@ -7,10 +7,21 @@
 // and to refuse an empty success body where the spec declares a JSON one.
 import { mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import ts from 'typescript';
 import { deref, isReadOnly, mediaKind, operations, serverBasePath } from '@svc/oas';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { apis } from '@svc/oas/apis';
+
+const USAGE = 'Usage: npm run generate -w @svc/client -- [--check]   (--check: fail when src/generated/ differs from the bundles, write nothing)';
+let check;
+try {
+  check = parseArgs({ options: { check: { type: 'boolean', default: false } } }).values.check;
+} catch (e) {
+  // one line and the usage, exit 2, as every command of the repository (scripts/lib/args.mjs)
+  console.error(`generate: ${e.message.replace(/\s*\n\s*/g, ' ')}\n${USAGE}`);
+  process.exit(2);
+}
 
 const out = new URL('../src/generated/', import.meta.url);
 mkdirSync(out, { recursive: true });
@@ -26,7 +37,6 @@ function answersJson(doc, operation) {
   return Object.entries(operation.responses ?? {}).some(([status, response]) => /^2/.test(status) && Object.keys(deref(doc, response)?.content ?? {}).some((type) => mediaKind(type) === 'json'));
 }
 
-const check = process.argv.includes('--check');
 let stale = 0;
 const operationsByApi = {};
 const basePaths = {};

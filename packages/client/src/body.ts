@@ -24,14 +24,39 @@ function excerpt(text: string): string {
   return JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}...` : text);
 }
 
-async function readAll(response: Response, max: number, op: OperationRef): Promise<string> {
+/**
+ * The next chunk, or the signal's reason once it fires (the reader is then cancelled). A fetch the
+ * user injects may lose the signal: undici links a Request's signal to its source weakly, so after
+ * a garbage collection an abort no longer reaches the body, which would then stall for undici's
+ * 300 s. The client therefore stops the read itself.
+ */
+function nextChunk(reader: ReadableStreamDefaultReader<Uint8Array>, signal: AbortSignal | undefined): Promise<ReadableStreamReadResult<Uint8Array>> {
+  if (!signal) return reader.read();
+  if (signal.aborted) {
+    reader.cancel().catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      reader.cancel().catch(() => {});
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    reader.read().then(
+      (chunk) => (signal.removeEventListener('abort', onAbort), resolve(chunk)),
+      (error) => (signal.removeEventListener('abort', onAbort), reject(error)),
+    );
+  });
+}
+
+async function readAll(response: Response, max: number, op: OperationRef, signal?: AbortSignal): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let bytes = 0;
   let text = '';
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await nextChunk(reader, signal);
     if (done) return text + decoder.decode();
     bytes += value.byteLength;
     if (bytes > max) {
@@ -42,13 +67,13 @@ async function readAll(response: Response, max: number, op: OperationRef): Promi
   }
 }
 
-async function readCapped(response: Response, declared: number | undefined, keep: number): Promise<string> {
+async function readCapped(response: Response, declared: number | undefined, keep: number, signal?: AbortSignal): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let bytes = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await nextChunk(reader, signal);
     if (done) return new TextDecoder().decode(Buffer.concat(chunks));
     chunks.push(value);
     bytes += value.byteLength;
@@ -75,8 +100,10 @@ function bodyError(error: unknown, op: OperationRef, status: number, limits: Bod
  * Replaces `response.text()` with a read that keeps to the size limit, keeps at most
  * {@link ERROR_BODY_KEEP_BYTES} of an error body, and fails with the client's errors.
  * @param done called once the body is read or failed (the transport's timer ends there)
+ * @param signal the attempt's signal when a timer bounds the body: the read stops when it fires,
+ *   whatever the fetch did with it (see `nextChunk`)
  */
-export function guardBody(response: Response, op: OperationRef, limits: BodyLimits, done?: () => void): void {
+export function guardBody(response: Response, op: OperationRef, limits: BodyLimits, done?: () => void, signal?: AbortSignal): void {
   const text = response.text;
   response.text = async function guardedText(this: Response) {
     const declared = declaredLength(response);
@@ -87,11 +114,11 @@ export function guardBody(response: Response, op: OperationRef, limits: BodyLimi
       }
       if (!response.ok) {
         const keep = Math.min(ERROR_BODY_KEEP_BYTES, limits.maxResponseBytes);
-        return declared !== undefined && declared <= keep ? await text.call(response) : await readCapped(response, declared, keep);
+        return declared !== undefined && declared <= keep && !signal ? await text.call(response) : await readCapped(response, declared, keep, signal);
       }
       // A declared length within the limit is all undici delivers: the native read is the fast path.
-      if (declared !== undefined || limits.maxResponseBytes === Infinity) return await text.call(response);
-      return await readAll(response, limits.maxResponseBytes, op);
+      if (!signal && (declared !== undefined || limits.maxResponseBytes === Infinity)) return await text.call(response);
+      return await readAll(response, limits.maxResponseBytes, op, signal);
     } catch (error) {
       throw bodyError(error, op, response.status, limits);
     } finally {

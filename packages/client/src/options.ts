@@ -148,6 +148,11 @@ export function checkOptions(options: ClientOptions, defaultBasePath: string): R
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new ClientOptionsError('baseUrl', `must use http or https; got "${url.protocol}"`);
     }
+    // The operation's path is appended to baseUrl: after a query it would land in the query. Not
+    // echoed: a query may hold a token.
+    if (url.search || url.hash || /[?#]/.test(baseUrl)) {
+      throw new ClientOptionsError('baseUrl', `must end with the base path (no "?query" or "#fragment"), such as https://host:9440${defaultBasePath}`);
+    }
   }
   if (typeof username !== 'string' || username === '') {
     throw new ClientOptionsError('username', 'must be a non-empty string');

@@ -237,7 +237,8 @@ export function createTransport(s: TransportSettings): FetchFn {
       }
       // A timer bounds the body too: it ends when the body has been read.
       if (timer === undefined || bodiless(response, current.method)) cleanup();
-      guardBody(response, op, limits, timer === undefined ? undefined : cleanup);
+      if (timer === undefined) guardBody(response, op, limits);
+      else guardBody(response, op, limits, cleanup, signal ?? undefined);
       // Only error answers need it (unwrap's ApiError).
       if (!response.ok) (response as { [RESPONSE_OPERATION]?: OperationRef })[RESPONSE_OPERATION] = op;
       return response;

@@ -79,6 +79,8 @@ describe('createCentralClient', () => {
     { name: 'too many retries', given: { retry: { retries: 50 } }, option: 'retry', rule: /0 to 10/ },
     { name: 'middleware not a list', given: { middleware: {} as never }, option: 'middleware', rule: /array/ },
     { name: 'signal not a signal', given: { signal: {} as never }, option: 'signal', rule: /AbortSignal/ },
+    { name: 'a query in baseUrl', given: { baseUrl: 'https://pc:9440/api/svc/v3?token=s3cr€t' }, option: 'baseUrl', rule: /no "\?query" or "#fragment"/ },
+    { name: 'a fragment in baseUrl', given: { baseUrl: 'https://pc:9440/api/svc/v3#s3cr€t' }, option: 'baseUrl', rule: /no "\?query" or "#fragment"/ },
   ];
   for (const { name, given, option, rule } of cases) {
     it(`rejects ${name} with an error naming "${option}"`, () => {

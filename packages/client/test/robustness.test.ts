@@ -112,6 +112,18 @@ describe('time and size limits on the body', () => {
     expect(error.operation.operationId).toBe('images_get');
   });
 
+  it('with an injected fetch that drops the signal, timeoutMs still bounds the body', async () => {
+    // undici links a Request's signal to its source weakly: after a garbage collection the abort
+    // no longer reaches the body. A fetch that passes no signal at all behaves the same, always.
+    const s = await raw((socket) => socket.write(head('200 OK', { 'Content-Type': 'application/json', 'Content-Length': 100 }) + '{"metadata":'));
+    const injected = (request: Request) => fetch(request.url, { method: request.method, headers: request.headers });
+    const started = Date.now();
+    const error = await getImage(central(s.origin, { timeoutMs: 300, fetch: injected })).catch((e) => e);
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error.operation.operationId).toBe('images_get');
+    expect(Date.now() - started).toBeLessThan(5000);
+  }, 10_000);
+
   it('an error keeps at most 64 KiB of its body, noting the length', async () => {
     const page = `<html>${'x'.repeat(4 * 1024 * 1024)}</html>`;
     const s = await raw((socket) => socket.end(head('500 Internal Server Error', { 'Content-Type': 'text/html', 'Content-Length': page.length }) + page));

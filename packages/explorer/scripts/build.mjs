@@ -3,7 +3,7 @@
 //   node scripts/build.mjs            (npm run build -w @svc/explorer)
 //
 // Writes packages/explorer/dist/: the Swagger UI assets copied from the swagger-ui-dist
-// package, specs/<api>.json for every bundle of the repository (with x-codeSamples), index.html,
+// package, specs/<api>.json for every bundle of the repository (author notes removed), index.html,
 // explorer.js (src/page/explorer.js with its configuration) and explorer-server.json.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,6 @@ import { SERVER_INFO_PATH } from '../src/index.js';
 import { deref } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
 import { rollup } from 'rollup';
-import { withCodeSamples } from './code-samples.mjs';
 import { searchIndexOf, stripAuthorNotes } from './search-index.mjs';
 
 const require = createRequire(import.meta.url);
@@ -203,8 +202,7 @@ export async function build({ outDir = defaultOutDir, apis } = {}) {
   const forDisk = {};
   const result = documents.map(({ name, document }) => {
     const spec = `specs/${name}.json`;
-    // The curl and @svc/client samples are made here from the bundle, so they follow the spec.
-    const explorerCopy = withCodeSamples(name, stripAuthorNotes(withInlinePathParameters(document)));
+    const explorerCopy = stripAuthorNotes(withInlinePathParameters(document));
     forDisk[name] = explorerCopy;
     writeFileSync(join(outDir, spec), `${JSON.stringify(explorerCopy, null, 2)}\n`);
     return { name, displayName: displayName(name, document), spec, index: searchIndexOf(name, displayName(name, document), explorerCopy) };

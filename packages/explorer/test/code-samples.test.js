@@ -1,5 +1,6 @@
-// The build-time x-codeSamples: unit cases on small documents, and every TypeScript sample of
-// the real bundles type-checked against @svc/client, so that a sample cannot drift from the client.
+// The code samples (src/page/samples.js) filled from the spec's examples: unit cases on small
+// documents, every TypeScript sample of the real bundles type-checked against @svc/client and
+// every Python one compiled, so that a sample cannot drift from the client or the spec.
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -7,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { sampleRequest, serverParts, withCodeSamples } from '../scripts/code-samples.mjs';
-import { clientFactory, curl, literal, python, shellQuote, typescript } from '../src/page/samples.js';
+import { sampleRequest, serverParts } from './support/sample-request.js';
+import { LABELS, clientFactory, curl, literal, python, samplesOf, shellQuote, typescript } from '../src/page/samples.js';
 import { operations } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
 
@@ -120,14 +121,10 @@ describe('code samples', () => {
     expect(curl(off)).toContain('"https://pc.example:9440/api/svc/v3/images/a%20b"');
   });
 
-  it('adds the three samples to every operation without touching the input, keeping other samples', () => {
-    const input = structuredClone(doc);
-    input.paths['/images/{uuid}'].put['x-codeSamples'] = [{ lang: 'Go', label: 'go', source: 'x' }, { lang: 'Shell', label: 'curl', source: 'old' }];
-    const out = withCodeSamples('central', input);
-    expect(out.paths['/images/{uuid}'].put['x-codeSamples'].map((s) => s.label)).toEqual(['go', 'curl', '@svc/client', 'Python (requests)']);
-    expect(out.paths['/images/{uuid}'].put['x-codeSamples'][1].source).not.toBe('old');
-    expect(input.paths['/images/{uuid}'].put['x-codeSamples']).toHaveLength(2);
-    for (const { operation } of operations(out)) expect(operation['x-codeSamples'].length).toBeGreaterThanOrEqual(3);
+  it('gives the three samples of a request, labelled', () => {
+    const [update] = operations(doc);
+    const samples = samplesOf(sampleRequest('central', doc, update.path, update.method, update.pathItem, update.operation));
+    expect(samples.map((s) => [s.lang, s.label])).toEqual([['Shell', LABELS.curl], ['TypeScript', '@svc/client'], ['Python', 'Python (requests)']]);
   });
 });
 
@@ -139,10 +136,9 @@ describe('TypeScript samples of the bundles', () => {
     const files = [];
     for (const api of apis()) {
       const document = JSON.parse(readFileSync(api.bundleJson, 'utf8'));
-      for (const { operation } of operations(withCodeSamples(api.name, document))) {
-        const sample = operation['x-codeSamples'].find((s) => s.label === '@svc/client');
+      for (const { path, method, pathItem, operation } of operations(document)) {
         const file = join(work, `${api.name}.${operation.operationId}.ts`);
-        writeFileSync(file, sample.source);
+        writeFileSync(file, typescript(sampleRequest(api.name, document, path, method, pathItem, operation)));
         files.push(file);
       }
     }
@@ -176,10 +172,9 @@ describe('Python samples of the bundles', () => {
       const files = [];
       for (const api of apis()) {
         const document = JSON.parse(readFileSync(api.bundleJson, 'utf8'));
-        for (const { operation } of operations(withCodeSamples(api.name, document))) {
-          const sample = operation['x-codeSamples'].find((s) => s.label === 'Python (requests)');
+        for (const { path, method, pathItem, operation } of operations(document)) {
           const file = join(work, `${api.name}_${operation.operationId}.py`);
-          writeFileSync(file, sample.source);
+          writeFileSync(file, python(sampleRequest(api.name, document, path, method, pathItem, operation)));
           files.push(file);
         }
       }

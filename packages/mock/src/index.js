@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
 
@@ -109,7 +110,9 @@ export async function startProxy({ document, upstream, insecure = false, port, t
  */
 async function startPrism({ args, port, label, timeoutMs, env = process.env }) {
   const cli = require.resolve('@stoplight/prism-cli/dist/index.js');
-  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  // stdin is a pipe only so that Prism ends with this process, on any exit (exit-with-parent.js)
+  const preload = pathToFileURL(require.resolve('./exit-with-parent.js')).href;
+  const child = spawn(process.execPath, [`--import=${preload}`, cli, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env });
   let output = '';
   const collect = (chunk) => {
     output = (output + chunk.toString()).slice(-20_000);

@@ -24,6 +24,37 @@ describe('startMock', () => {
     await expect(startMock({ document: '/nonexistent/api.yaml' })).rejects.toThrow(/"\/nonexistent\/api.yaml" does not exist/);
   });
 
+  it('ends Prism when the process that started it is killed with SIGKILL (no handler of its own runs)', async () => {
+    const { spawn } = await import('node:child_process');
+    const index = new URL('../src/index.js', import.meta.url).href;
+    const script = `const m = await (await import(${JSON.stringify(index)})).startMock({ document: ${JSON.stringify(bundle)} }); console.log(m.url);`;
+    const parent = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let url = '';
+    for await (const chunk of parent.stdout) {
+      url += chunk;
+      if (url.includes('\n')) break;
+    }
+    url = url.trim();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await fetch(`${url}/tasks/7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60`, { headers: auth })).status).toBe(200);
+    parent.kill('SIGKILL');
+    // Bounded: Prism must stop listening within 10 s. Probed with bare TCP connections: an HTTP
+    // request would make Prism log to its closed stdout and die of that instead.
+    const { connect } = await import('node:net');
+    const { port } = new URL(url);
+    const refused = () => new Promise((resolve) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve(false)));
+      socket.once('error', () => resolve(true));
+    });
+    let gone = false;
+    for (let i = 0; i < 100 && !gone; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      gone = await refused();
+    }
+    expect(gone, `Prism at ${url} outlived its parent`).toBe(true);
+  }, 90_000);
+
   it('reports a port that is taken', async () => {
     const first = await startMock({ document: bundle });
     started.push(first);

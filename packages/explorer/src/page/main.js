@@ -4,7 +4,7 @@
 /* global SwaggerUIBundle, SwaggerUIStandalonePreset */
 import { keepAccessible } from './a11y.js';
 import { explain } from './errors.js';
-import { LABELS, samplesOf } from './samples.js';
+import { samplesOf } from './samples.js';
 import { matches, operationLink, queryWords, search } from './search.js';
 import { linkValues, pointerSet, stepInputs, stepState } from './workflow.js';
 
@@ -335,10 +335,7 @@ function ExplorerPlugin(system) {
     useLocation();
     const [selected, select] = React.useState(0);
     const [copied, setCopied] = React.useState(false);
-    const spec = sys.specSelectors.specJson();
-    const theirs = (toJS(spec.getIn(['paths', path, method, 'x-codeSamples'])) || [])
-      .filter((s) => s && typeof s.source === 'string' && !Object.values(LABELS).includes(s.label));
-    const samples = [...samplesOf(liveRequest(sys, path, method)), ...theirs];
+    const samples = samplesOf(liveRequest(sys, path, method));
     const index = Math.min(selected, samples.length - 1);
     const id = 'svc-samples-' + method + path.replace(/[^A-Za-z0-9]+/g, '-');
     return h('section', { className: 'svc-code-samples', 'aria-labelledby': id + '-title' },
@@ -708,7 +705,7 @@ function start(urls) {
     // The Request URL and curl show the endpoint the user chose, not the /forward/ detour.
     showMutatedRequest: false,
     requestInterceptor,
-    // The x-codeSamples are shown as code, not as a raw extension table.
+    // Extensions (x-svc-workflow, x-svc-idempotent) are not shown as raw tables.
     showExtensions: false,
     // No request to the public validator at validator.swagger.io.
     validatorUrl: null,

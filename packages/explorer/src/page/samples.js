@@ -1,7 +1,7 @@
 // Code samples of one request, in three languages: curl, TypeScript through @svc/client and
-// Python with requests. One home for the text of the samples: the build fills the request from
-// the spec's examples (x-codeSamples, scripts/code-samples.mjs); the page fills it from the
-// "Try it out" form and the selected server, so the samples follow what the user typed.
+// Python with requests. One home for the text of the samples: the page fills the request from the
+// "Try it out" form and the selected server, so the samples follow what the user typed; the
+// tests fill it from the spec's examples for every operation (test/support/sample-request.js).
 // ES module; scripts/build.mjs bundles it into the page's classic script.
 
 /**
@@ -22,7 +22,7 @@
 /** Environment variables the samples read: the credentials are never in a sample. */
 export const ENV = { host: 'SVC_HOST', user: 'SVC_USER', password: 'SVC_PASSWORD' };
 
-/** Labels of the samples (x-codeSamples `label`, the page's tabs). */
+/** Labels of the samples (the page's tabs). */
 export const LABELS = { curl: 'curl', typescript: '@svc/client', python: 'Python (requests)' };
 
 /**
@@ -222,7 +222,7 @@ export function python(request) {
 }
 
 /**
- * The three samples of a request, as `x-codeSamples` entries.
+ * The three samples of a request (`lang`, `label`, `source`, the shape of Redoc's `x-codeSamples`).
  * @param {SampleRequest} request
  * @returns {{ lang: string, label: string, source: string }[]}
  */

@@ -1,13 +1,11 @@
-// Code samples for every operation of a bundled OpenAPI document, made at build time so that they
-// always follow the spec: curl, a TypeScript call through the generated client (@svc/client) and
-// Python with requests. The build adds them to the explorer's copy of each spec as `x-codeSamples`
-// (which Redoc and Scalar render too). The text of the samples comes from src/page/samples.js, the
-// same module the page uses for the live samples that follow the form; this file picks the values
-// from the spec's examples. The samples read the endpoint and the credentials from the environment
-// (SVC_HOST, SVC_USER, SVC_PASSWORD); they never hold a password.
+// The request a code sample of an operation sends when it is filled from the spec's examples: the
+// first server with $SVC_HOST, the examples of the path and required parameters, the first request
+// body example, TLS verification off (-k). The page fills the same request from its form; the
+// tests fill it from the examples to check the samples of every operation of the bundles
+// (type-checked, compiled) with the page's own sample code (src/page/samples.js).
 
-import { deref, exampleOf, operations, parametersOf, requestBodyOf } from '@svc/oas';
-import { ENV, LABELS, samplesOf } from '../src/page/samples.js';
+import { deref, exampleOf, parametersOf, requestBodyOf } from '@svc/oas';
+import { ENV } from '../../src/page/samples.js';
 
 /**
  * The first server of a document as sample parts: `https://{host}:{port}/api/svc/v3` ->
@@ -34,7 +32,7 @@ export function serverParts(document) {
 /**
  * The request body of an operation as the samples send it: `requestBodyOf` of @svc/oas (a JSON
  * body without an example sent as `{}`), a binary body from `image.qcow2`, another from `body`.
- * @returns {import('../src/page/samples.js').SampleRequest['body']}
+ * @returns {import('../../src/page/samples.js').SampleRequest['body']}
  */
 function sampleBody(document, operation) {
   const body = requestBodyOf(document, operation);
@@ -72,7 +70,7 @@ function sampleParameters(document, pathItem, operation) {
  * the examples of the path parameters and of the required query and header parameters, the first
  * request body example; `-k` (insecure), since the endpoints' certificates are self-signed by default.
  * @param {string} api the API name (`central`)
- * @returns {import('../src/page/samples.js').SampleRequest}
+ * @returns {import('../../src/page/samples.js').SampleRequest}
  */
 export function sampleRequest(api, document, path, method, pathItem, operation) {
   return {
@@ -85,22 +83,4 @@ export function sampleRequest(api, document, path, method, pathItem, operation) 
     accept: successTypes(document, operation),
     insecure: true,
   };
-}
-
-/**
- * A copy of `document` where every operation has `x-codeSamples`: curl, `@svc/client` and Python
- * (`requests`), after any samples the spec already has (ours replace those with the same labels).
- * @param {string} api the API name (`central`)
- * @param {any} document the bundled document (not modified)
- * @returns {any}
- */
-export function withCodeSamples(api, document) {
-  const copy = structuredClone(document);
-  const labels = new Set(Object.values(LABELS));
-  for (const { path, method, pathItem, operation } of operations(copy)) {
-    const ours = samplesOf(sampleRequest(api, copy, path, method, pathItem, operation));
-    const theirs = (operation['x-codeSamples'] ?? []).filter((s) => !labels.has(s.label));
-    operation['x-codeSamples'] = [...theirs, ...ours];
-  }
-  return copy;
 }
