@@ -123,6 +123,17 @@ export function centralHandlers({ store, tasks, files, user, centralBase }) {
     return { metadata, page };
   }
 
+  /** Starts the image's task and answers 202 with the image and the task's UUID (a string, as create and update answers carry it). */
+  function accepted(operation, image, origin) {
+    const task = tasks.start({ operation, entity: { kind: 'image', uuid: image.uuid, name: image.name } });
+    const stored = store.update('image', image.uuid, (i) => {
+      i.taskUuid = task.uuid;
+    });
+    const view = imageV3(stored, origin);
+    view.status.execution_context = { task_uuid: task.uuid };
+    return { status: 202, body: view };
+  }
+
   const imageValues = (i) => ({ name: i.name, uuid: i.uuid, state: i.state, image_type: i.imageType, creation_time: iso(i.createdUs), last_update_time: iso(i.updatedUs), size_bytes: i.sizeBytes ?? undefined });
   const taskValues = (t) => ({ status: t.status, operation_type: V3_OPERATION[t.operation] ?? t.operation, entity_uuid: t.entity.uuid, creation_time: iso(t.createdUs), uuid: t.uuid });
   const uuidOf = (ctx) => ctx.params.uuid.toLowerCase();
@@ -152,13 +163,7 @@ export function centralHandlers({ store, tasks, files, user, centralBase }) {
         specVersion: 0,
       };
       store.put('image', uuid, image);
-      const task = tasks.start({ operation: 'create_image', entity: { kind: 'image', uuid, name: spec.name }, params: { fetch: Boolean(r.source_uri) } });
-      const stored = store.update('image', uuid, (i) => {
-        i.taskUuid = task.uuid;
-      });
-      const view = imageV3(stored, ctx.origin);
-      view.status.execution_context = { task_uuid: task.uuid };
-      return { status: 202, body: view };
+      return accepted('create_image', image, ctx.origin);
     },
 
     async images_list(ctx) {
@@ -183,7 +188,6 @@ export function centralHandlers({ store, tasks, files, user, centralBase }) {
     async images_update(ctx) {
       const uuid = uuidOf(ctx);
       const { spec, metadata } = ctx.body;
-      let task;
       // one transaction: the spec_version check and the write cannot interleave with another update
       const updated = store.update('image', uuid, (image) => {
         if (image.state === 'DELETE_PENDING') throw new HttpError(409, 'CONCURRENT_REQUESTS_NOT_ALLOWED', `image ${uuid} is being deleted.`);
@@ -204,13 +208,7 @@ export function centralHandlers({ store, tasks, files, user, centralBase }) {
         image.state = 'PENDING';
       });
       if (!updated) throw notFound('image', uuid);
-      task = tasks.start({ operation: 'update_image', entity: { kind: 'image', uuid, name: updated.name } });
-      const stored = store.update('image', uuid, (i) => {
-        i.taskUuid = task.uuid;
-      });
-      const view = imageV3(stored, ctx.origin);
-      view.status.execution_context = { task_uuid: task.uuid };
-      return { status: 202, body: view };
+      return accepted('update_image', updated, ctx.origin);
     },
 
     async images_delete(ctx) {

@@ -103,6 +103,17 @@ export function objectsHandlers({ store, tasks }) {
     };
   }
 
+  /** Starts a task on a store, shows its in-progress state, answers 202 (no body). */
+  function accepted(os, operation, state) {
+    const task = tasks.start({ operation, entity: { kind: 'objectstore', uuid: os.uuid, name: os.spec.name } });
+    store.update('objectstore', os.uuid, (o) => {
+      o.state = state;
+      o.taskUuid = task.uuid;
+      o.updatedUs = Date.now() * 1000;
+    });
+    return { status: 202 };
+  }
+
   function checkReference(field, kind, uuid) {
     if (!store.get(kind, uuid.toLowerCase())) {
       throw new HttpError(422, 'INVALID_ARGUMENT', `Request could not be processed: ${field}: no ${kind} has UUID ${uuid} (list them with POST /api/svc/v3/${kind}s/list)`, { [field]: `no ${kind} has UUID ${uuid}` });
@@ -132,24 +143,12 @@ export function objectsHandlers({ store, tasks }) {
     async objectstores_delete(ctx) {
       const os = get(ctx.params.uuid);
       if (os.state !== 'COMPLETE' && !os.state.includes('ERROR')) throw busy(os);
-      const task = tasks.start({ operation: 'delete_objectstore', entity: { kind: 'objectstore', uuid: os.uuid, name: os.spec.name } });
-      store.update('objectstore', os.uuid, (o) => {
-        o.state = 'DELETING_INPUT';
-        o.taskUuid = task.uuid;
-        o.updatedUs = Date.now() * 1000;
-      });
-      return { status: 202 };
+      return accepted(os, 'delete_objectstore', 'DELETING_INPUT');
     },
     async objectstores_regenerate_self_signed_cert(ctx) {
       const os = get(ctx.params.uuid);
       if (os.state !== 'COMPLETE') throw busy(os);
-      const task = tasks.start({ operation: 'regenerate_cert', entity: { kind: 'objectstore', uuid: os.uuid, name: os.spec.name } });
-      store.update('objectstore', os.uuid, (o) => {
-        o.state = 'REPLACING_CERT';
-        o.taskUuid = task.uuid;
-        o.updatedUs = Date.now() * 1000;
-      });
-      return { status: 202 };
+      return accepted(os, 'regenerate_cert', 'REPLACING_CERT');
     },
     async groups_list(ctx) {
       const entities = store.list('objectstore').map((os) => ({ id: os.uuid, values: attributes(os) }));
