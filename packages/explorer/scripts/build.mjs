@@ -14,6 +14,7 @@ import { SERVER_INFO_PATH } from '../src/index.js';
 import { deref } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
 import { rollup } from 'rollup';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { searchIndexOf, stripAuthorNotes } from './search-index.mjs';
 
 const require = createRequire(import.meta.url);
@@ -132,7 +133,7 @@ export const PAGE_SCRIPT = join(packageDir, 'src', 'page', 'main.js');
  * @returns {Promise<string>}
  */
 async function explorerJs(apis, index) {
-  const bundle = await rollup({ input: PAGE_SCRIPT, onwarn: (warning) => { throw new Error(`explorer build: ${warning.message}`); } });
+  const bundle = await rollup({ input: PAGE_SCRIPT, plugins: [nodeResolve({ browser: true })], onwarn: (warning) => { throw new Error(`explorer build: ${warning.message}`); } });
   try {
     const { output } = await bundle.generate({ format: 'iife', strict: true });
     const config = JSON.stringify({ apis, index }).replace(/</g, '\\u003c');

@@ -1,7 +1,7 @@
 // The request pipeline: base path -> API, basic auth, faults, route and validation (from the
 // bundle, through openapi-backend), body parsing, the operation's handler, production's error bodies.
 import { timingSafeEqual } from 'node:crypto';
-import { isReadOnly } from '@svc/oas';
+import { isReadOnly, mediaKind } from '@svc/oas';
 
 /** Largest JSON request body read, in bytes (production's limit is not shown; 1 MiB is plenty for these APIs). */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -94,7 +94,6 @@ async function readJson(req) {
 }
 
 const mediaType = (header) => (header ?? '').split(';')[0].trim().toLowerCase();
-const isJson = (type) => type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 
 /**
  * Makes the request listener.
@@ -161,7 +160,7 @@ export function createListener({ apis, user, password, handlers, faults, tamper 
         }
       } else if (content['application/json']) {
         const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-        if (hasBody && !isJson(type)) {
+        if (hasBody && mediaKind(type) !== 'json') {
           req.resume();
           throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE_ERROR', `Content-Type must be application/json for ${operationId}, not "${type || 'none'}"`);
         }

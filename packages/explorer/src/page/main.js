@@ -2,6 +2,7 @@
 // its imports into dist/explorer.js (one classic script, so that the page also works opened from
 // disk), after `window.SVC_EXPLORER = { apis: [{ api, name, url }], index: [...] }`.
 /* global SwaggerUIBundle, SwaggerUIStandalonePreset */
+import { exampleOf, mediaKind } from '@svc/oas';
 import { keepAccessible } from './a11y.js';
 import { explain } from './errors.js';
 import { samplesOf } from './samples.js';
@@ -142,15 +143,6 @@ function successTypes(operation) {
   return [...types];
 }
 
-/** The first example value of a media type object (plain JS). */
-function firstExample(spec, media) {
-  if (!media) return undefined;
-  const resolve = (e) => (e && e.$ref ? spec.components?.examples?.[e.$ref.split('/').pop()] : e);
-  const named = Object.values(media.examples || {}).map(resolve).filter(Boolean);
-  if (named.length && named[0].value !== undefined) return named[0].value;
-  return media.example;
-}
-
 /**
  * What "Try it out" would send now, as a samples request: the parameters typed (path ones
  * always), the body in the editor or the chosen file, the selected server made absolute.
@@ -177,8 +169,8 @@ function liveRequest(system, path, method) {
   if (content && Object.keys(content).length) {
     const contentType = oas3Selectors.requestContentType(path, method) || Object.keys(content)[0];
     const value = oas3Selectors.requestBodyValue(path, method);
-    if (/json/.test(contentType)) {
-      let parsed = firstExample(toJS(specSelectors.specJson()), content[contentType]);
+    if (mediaKind(contentType) === 'json') {
+      let parsed = exampleOf(toJS(specSelectors.specJson()), content[contentType]);
       if (typeof value === 'string' && value.trim()) {
         try { parsed = JSON.parse(value); } catch { parsed = value; }
       }
@@ -284,9 +276,9 @@ function fillStep(system, active) {
   const example = step.requestBodyExample ? spec.components?.examples?.[step.requestBodyExample]?.value : undefined;
   if (example !== undefined || inputs.body.length) {
     const content = spec.paths?.[op.path]?.[op.method]?.requestBody?.content || {};
-    const json = Object.keys(content).find((t) => /json/.test(t));
+    const json = Object.keys(content).find((t) => mediaKind(t) === 'json');
     if (json) {
-      const body = structuredClone(example ?? firstExample(spec, content[json]) ?? {});
+      const body = structuredClone(example ?? exampleOf(spec, content[json]) ?? {});
       for (const { pointer, value } of inputs.body) pointerSet(body, pointer, value);
       system.oas3Actions.setRetainRequestBodyValueFlag?.({ value: true, pathMethod });
       system.oas3Actions.setRequestBodyValue({ value: JSON.stringify(body, null, 2), pathMethod });

@@ -3,6 +3,7 @@
 // "Try it out" form and the selected server, so the samples follow what the user typed; the
 // tests fill it from the spec's examples for every operation (test/support/sample-request.js).
 // ES module; scripts/build.mjs bundles it into the page's classic script.
+import { mediaKind } from '@svc/oas';
 
 /**
  * One request as the samples send it.
@@ -98,7 +99,7 @@ function acceptOf(request) {
 }
 
 function downloads(request) {
-  return request.accept.length > 0 && !request.accept.some((t) => /json/.test(t));
+  return request.accept.length > 0 && !request.accept.some((t) => mediaKind(t) === 'json');
 }
 
 /**
