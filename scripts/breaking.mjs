@@ -12,13 +12,12 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { apis, root as thisRoot } from '@svc/oas/apis';
 import { redocly } from './lib/redocly.mjs';
 import { verdict } from './lib/breaking.mjs';
 import { addedChangesets, changedFiles, SPEC_PACKAGE } from './lib/release.mjs';
-import { resolveBase } from './lib/git-base.mjs';
-import { parseCommandLine } from './lib/args.mjs';
+import { baseFromCommandLine } from './lib/git-base.mjs';
 
 const USAGE = 'Usage: npm run breaking -- [--base <ref>] [--repo <dir>] [--if-history]';
 
@@ -34,26 +33,9 @@ function bundleAll(dir, out) {
 }
 
 function main() {
-  let args;
-  try {
-    args = parseCommandLine({ options: { base: { type: 'string' }, repo: { type: 'string' }, 'if-history': { type: 'boolean' } } }).values;
-  } catch (e) {
-    console.error(`breaking: ${e.message}\n${USAGE}`);
-    return 2;
-  }
-  const repo = resolve(args.repo ?? thisRoot);
-  let base;
-  try {
-    base = resolveBase({ cwd: repo, ref: args.base ?? (process.env.BREAKING_BASE || undefined) });
-  } catch (e) {
-    if (!args['if-history']) throw e;
-    console.log(`breaking: NOT CHECKED (--if-history): ${e.message.replace(/^breaking: /, '')}`);
-    return 0;
-  }
-  if (base.skip) {
-    console.log(`breaking: SKIPPED, ${base.why}`);
-    return 0;
-  }
+  const found = baseFromCommandLine('breaking', USAGE, thisRoot);
+  if ('exit' in found) return found.exit;
+  const { repo, base } = found;
   console.log(`breaking: comparing the working tree with ${base.why}`);
 
   const tmp = mkdtempSync(join(tmpdir(), 'svc-breaking-'));

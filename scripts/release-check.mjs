@@ -3,39 +3,16 @@
 //   npm run release:check -- [--base <ref>] [--repo <dir>] [--if-history]
 // --base, --repo, --if-history: as for `npm run breaking` (the same merge base).
 // Exit 0: every change carries a changeset; 1: some do not; 2: bad arguments or no history.
-import { resolve } from 'node:path';
 import { root as thisRoot } from '@svc/oas/apis';
-import { parseCommandLine } from './lib/args.mjs';
-import { resolveBase } from './lib/git-base.mjs';
+import { baseFromCommandLine } from './lib/git-base.mjs';
 import { addedChangesets, changedFiles, missingChangesets, pendingChangesets, publishablePackages, versionAt } from './lib/release.mjs';
 
 const USAGE = 'Usage: npm run release:check -- [--base <ref>] [--repo <dir>] [--if-history]';
 
 function main() {
-  let args;
-  try {
-    args = parseCommandLine({ options: { base: { type: 'string' }, repo: { type: 'string' }, 'if-history': { type: 'boolean' } } }).values;
-  } catch (e) {
-    console.error(`release:check: ${e.message}\n${USAGE}`);
-    return 2;
-  }
-  const repo = resolve(args.repo ?? thisRoot);
-  let base;
-  try {
-    base = resolveBase({ cwd: repo, ref: args.base ?? (process.env.BREAKING_BASE || undefined) });
-  } catch (e) {
-    const why = e.message.replace(/^breaking: /, '');
-    if (!args['if-history']) {
-      console.error(`release:check: ${why}`);
-      return 2;
-    }
-    console.log(`release:check: NOT CHECKED (--if-history): ${why}`);
-    return 0;
-  }
-  if (base.skip) {
-    console.log(`release:check: SKIPPED, ${base.why}`);
-    return 0;
-  }
+  const found = baseFromCommandLine('release:check', USAGE, thisRoot);
+  if ('exit' in found) return found.exit;
+  const { repo, base } = found;
   const files = changedFiles(repo, base.commit);
   const packages = publishablePackages(repo);
   const released = new Set(packages.filter((p) => versionAt(repo, base.commit, p.dir) !== p.version).map((p) => p.name));

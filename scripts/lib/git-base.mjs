@@ -1,5 +1,7 @@
 // Finds the commit a change is compared with (the merge base), for `npm run breaking`.
 import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { parseCommandLine } from './args.mjs';
 
 /**
  * Runs git in `cwd` and returns its trimmed stdout, or undefined when git exits non-zero.
@@ -57,4 +59,46 @@ export function resolveBase({ cwd, ref }) {
   }
   if (shallow) throw new Error(`breaking: HEAD is the merge base with ${name} and its parent is not in this clone.${hint}`);
   return { skip: true, why: `HEAD ${head.slice(0, 12)} is the first commit of the repository: there is no older description to compare with` };
+}
+
+/**
+ * What `npm run breaking` and `npm run release:check` share: their options (`--base`, `--repo`,
+ * `--if-history`; `BREAKING_BASE` in the environment as a default base) and the base they compare
+ * with. Prints, under the command's name, a bad argument with the usage, `NOT CHECKED` when the
+ * history is missing and `--if-history` was given, or `SKIPPED` on the first commit.
+ *
+ * @param {string} command the name printed first (`breaking`)
+ * @param {string} usage   the usage line
+ * @param {string} defaultRepo the repository when `--repo` is not given
+ * @param {string[]} [argv] default `process.argv.slice(2)`
+ * @returns {{ exit: number } | { repo: string, base: { commit: string, ref: string, why: string } }}
+ *   `exit` when the command ends here: 2 for a bad argument or a missing history without
+ *   `--if-history`, 0 for NOT CHECKED and SKIPPED
+ */
+export function baseFromCommandLine(command, usage, defaultRepo, argv) {
+  let args;
+  try {
+    args = parseCommandLine({ options: { base: { type: 'string' }, repo: { type: 'string' }, 'if-history': { type: 'boolean' } } }, argv).values;
+  } catch (e) {
+    console.error(`${command}: ${e.message}\n${usage}`);
+    return { exit: 2 };
+  }
+  const repo = resolve(args.repo ?? defaultRepo);
+  let base;
+  try {
+    base = resolveBase({ cwd: repo, ref: args.base ?? (process.env.BREAKING_BASE || undefined) });
+  } catch (e) {
+    const why = e.message.replace(/^breaking: /, '');
+    if (!args['if-history']) {
+      console.error(`${command}: ${why}`);
+      return { exit: 2 };
+    }
+    console.log(`${command}: NOT CHECKED (--if-history): ${why}`);
+    return { exit: 0 };
+  }
+  if (base.skip) {
+    console.log(`${command}: SKIPPED, ${base.why}`);
+    return { exit: 0 };
+  }
+  return { repo, base };
 }
