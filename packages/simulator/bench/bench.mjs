@@ -125,7 +125,12 @@ try {
   console.log(`\n@svc/simulator benchmark (node ${process.version}; each server in its own process, plain HTTP on 127.0.0.1)`);
   for (const r of rows) console.log(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
 } finally {
-  await ask('stop').catch(() => undefined);
+  // the child answers 'stop' by exiting, not with a message
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.send('stop');
+    await exited;
+  }
   await mock?.close();
   rmSync(dataDir, { recursive: true, force: true });
 }
