@@ -27,7 +27,8 @@ export function createFiles(dataDir) {
     const part = `${pathOf(uuid)}.part`;
     if (limit === Infinity && !algorithm) {
       // nothing to count or hash on the way: the shortest pipe, socket to file
-      const file = createWriteStream(part);
+      // 1 MiB of buffer lets fs coalesce the socket's 64 KiB chunks into fewer, larger writes
+      const file = createWriteStream(part, { highWaterMark: 1 << 20 });
       try {
         await pipeline(source, file, { signal });
       } catch (error) {
@@ -47,7 +48,7 @@ export function createFiles(dataDir) {
       },
     });
     try {
-      await pipeline(source, count, createWriteStream(part), { signal });
+      await pipeline(source, count, createWriteStream(part, { highWaterMark: 1 << 20 }), { signal });
     } catch (error) {
       rmSync(part, { force: true });
       throw error;
