@@ -97,7 +97,8 @@ try {
 }
 console.log(`local svc  ${sim.url}   (user ${sim.user}${generated ? `, password ${opts.password} (generated; set SVC_SIM_PASSWORD or --password to choose one)` : ''})`);
 console.log(`           central ${sim.url}/api/svc/v3, element ${sim.url}/api/svc (and /PrismGateway/services/rest), objects ${sim.url}/oss/api/svc/v3`);
-console.log(`           data in ${sim.dataDir}${sim.ca ? '; self-signed certificate in ' + sim.dataDir + '/tls/cert.pem (curl -k, or --cacert)' : ''}`);
+const tls = values.cert ? `; certificate from ${values.cert}` : sim.ca ? `; self-signed certificate in ${sim.dataDir}/tls/cert.pem (curl -k, or --cacert)` : '';
+console.log(`           data in ${sim.dataDir}${tls}`);
 if (opts.faults) console.log(`           faults: ${JSON.stringify(opts.faults)}${opts.seed !== undefined ? ` (seed ${opts.seed})` : ''}`);
 console.log('Ctrl-C stops it.');
 
