@@ -63,6 +63,7 @@ function options(argv) {
     taskSeconds,
     http: values.http,
     cert: values.cert && read('cert', values.cert),
+    certFile: values.cert,
     key: values.key && read('key', values.key),
     faults: values.faults === undefined ? undefined : parseFaults(values.faults),
     seed,
@@ -97,7 +98,7 @@ try {
 }
 console.log(`local svc  ${sim.url}   (user ${sim.user}${generated ? `, password ${opts.password} (generated; set SVC_SIM_PASSWORD or --password to choose one)` : ''})`);
 console.log(`           central ${sim.url}/api/svc/v3, element ${sim.url}/api/svc (and /PrismGateway/services/rest), objects ${sim.url}/oss/api/svc/v3`);
-const tls = values.cert ? `; certificate from ${values.cert}` : sim.ca ? `; self-signed certificate in ${sim.dataDir}/tls/cert.pem (curl -k, or --cacert)` : '';
+const tls = opts.certFile ? `; certificate from ${opts.certFile}` : sim.ca ? `; self-signed certificate in ${sim.dataDir}/tls/cert.pem (curl -k, or --cacert)` : '';
 console.log(`           data in ${sim.dataDir}${tls}`);
 if (opts.faults) console.log(`           faults: ${JSON.stringify(opts.faults)}${opts.seed !== undefined ? ` (seed ${opts.seed})` : ''}`);
 console.log('Ctrl-C stops it.');
