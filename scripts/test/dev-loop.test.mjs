@@ -50,7 +50,11 @@ beforeAll(async () => {
   for (const name of readdirSync(join(root, 'node_modules', '@svc'))) {
     symlinkSync(realpathSync(join(root, 'node_modules', '@svc', name)).replace(root, copy), join(copy, 'node_modules', '@svc', name));
   }
-  symlinkSync(join(root, 'packages', 'contract-tests', 'node_modules'), join(copy, 'packages', 'contract-tests', 'node_modules'));
+  // and each package's own node_modules (npm nests a version there that the root does not hold)
+  for (const name of readdirSync(join(root, 'packages'))) {
+    const own = join(root, 'packages', name, 'node_modules');
+    if (existsSync(own) && existsSync(join(copy, 'packages', name))) symlinkSync(own, join(copy, 'packages', name, 'node_modules'));
+  }
 
   child = spawn(process.execPath, [join(copy, 'scripts', 'dev.mjs'), '--port', '0'], { cwd: copy, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (c) => (output += c));
