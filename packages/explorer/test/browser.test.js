@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { chromium } from 'playwright-core';
-import selfsigned from 'selfsigned';
+import { loopbackCertificate } from './support/certificate.js';
 import { startMock } from '@svc/mock';
 import { runSample } from './support/run-sample.js';
 import { build } from '../scripts/build.mjs';
@@ -40,11 +40,7 @@ const pageErrors = [];
  * request (method, path, headers, body bytes) and answers 200 with a small JSON body.
  */
 async function startRealHost() {
-  const pems = await selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], {
-    keySize: 2048,
-    algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
-  });
+  const pems = await loopbackCertificate();
   const received = [];
   const server = createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
     const chunks = [];

@@ -6,18 +6,14 @@ import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import selfsigned from 'selfsigned';
+import { loopbackCertificate } from './support/certificate.js';
 import { build } from '../scripts/build.mjs';
 import { startSimulator } from '@svc/simulator';
 import { FORWARD_HEADER, LOCAL_SERVER_DESCRIPTION, startExplorer } from '../src/index.js';
 
 /** An HTTPS server with its own self-signed certificate that records what it gets. */
 async function startStandIn() {
-  const pems = await selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], {
-    keySize: 2048,
-    algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
-  });
+  const pems = await loopbackCertificate();
   const received = [];
   const server = createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
     let body = '';
