@@ -32,12 +32,16 @@ function turboBin() {
 /** One turbo run; returns seconds and turbo's own task counts. */
 function run(cacheDir) {
   const started = process.hrtime.bigint();
-  const r = spawnSync(turboBin(), ['run', ...TASKS, `--cache-dir=${cacheDir}`, '--output-logs=errors-only', '--no-daemon'], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const r = spawnSync(
+    turboBin(),
+    ['run', ...TASKS, `--cache-dir=${cacheDir}`, '--output-logs=errors-only', '--no-daemon'],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const out = `${r.stdout}${r.stderr}`;
   if (r.status !== 0) {
@@ -54,11 +58,15 @@ try {
   const cold = run(cacheDir);
   const warm = Array.from({ length: warmRuns }, () => run(cacheDir));
   const median = [...warm].sort((a, b) => a.seconds - b.seconds)[Math.floor(warm.length / 2)];
-  const row = (label, r, extra = '') => console.log(`  ${label.padEnd(22)} ${r.seconds.toFixed(2).padStart(7)} s   ${r.cached}/${r.total} tasks cached${extra}`);
+  const row = (label, r, extra = '') =>
+    console.log(
+      `  ${label.padEnd(22)} ${r.seconds.toFixed(2).padStart(7)} s   ${r.cached}/${r.total} tasks cached${extra}`,
+    );
   row('cold build', cold);
   row('warm no-change', median, `   (median of ${warmRuns})`);
   console.log(`  ${'cold / warm'.padEnd(22)} ${(cold.seconds / median.seconds).toFixed(1).padStart(7)} x`);
-  if (warm.some((r) => r.cached !== r.total)) console.log('  NOTE: a warm run was not a full cache hit: some task inputs change on every run');
+  if (warm.some((r) => r.cached !== r.total))
+    console.log('  NOTE: a warm run was not a full cache hit: some task inputs change on every run');
 } finally {
   rmSync(cacheDir, { recursive: true, force: true });
 }

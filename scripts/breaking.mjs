@@ -14,10 +14,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apis, root as thisRoot } from '@svc/oas/apis';
-import { redocly } from './lib/redocly.mjs';
 import { verdict } from './lib/breaking.mjs';
-import { addedChangesets, changedFiles, SPEC_PACKAGE } from './lib/release.mjs';
 import { baseFromCommandLine } from './lib/git-base.mjs';
+import { redocly } from './lib/redocly.mjs';
+import { addedChangesets, changedFiles, SPEC_PACKAGE } from './lib/release.mjs';
 
 const USAGE = 'Usage: npm run breaking -- [--base <ref>] [--repo <dir>] [--if-history]';
 
@@ -43,7 +43,10 @@ function main() {
     const src = join(tmp, 'base');
     mkdirSync(src);
     // git archive of the base commit's descriptions, unpacked with tar: no checkout is touched.
-    const tar = execFileSync('git', ['archive', '--format=tar', base.commit, '--', 'redocly.yaml', 'spec'], { cwd: repo, maxBuffer: 256 * 1024 * 1024 });
+    const tar = execFileSync('git', ['archive', '--format=tar', base.commit, '--', 'redocly.yaml', 'spec'], {
+      cwd: repo,
+      maxBuffer: 256 * 1024 * 1024,
+    });
     execFileSync('tar', ['-x', '-C', src], { input: tar });
     mkdirSync(join(tmp, 'before'));
     mkdirSync(join(tmp, 'after'));
@@ -67,7 +70,9 @@ function main() {
     }
     for (const name of after.keys()) if (!before.has(name)) console.log(`${name}: new API, nothing to compare`);
     if (failures) {
-      console.log(`breaking: ${failures} API(s) fail. A change that breaks clients needs a major bump of the API's info.version and a changeset ("${SPEC_PACKAGE}": major) that names the API and says what breaks; or keep the old shape.`);
+      console.log(
+        `breaking: ${failures} API(s) fail. A change that breaks clients needs a major bump of the API's info.version and a changeset ("${SPEC_PACKAGE}": major) that names the API and says what breaks; or keep the old shape.`,
+      );
       return 1;
     }
     return 0;

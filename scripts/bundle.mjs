@@ -1,13 +1,17 @@
 // Bundles every API of redocly.yaml into dist/<api>.yaml and dist/<api>.json with `redocly bundle`.
 import { apis, root } from '@svc/oas/apis';
-import { redocly } from './lib/redocly.mjs';
 import { commandLine, knownNames, usageExit } from './lib/args.mjs';
+import { redocly } from './lib/redocly.mjs';
 
 // npm run bundle -- [<api>...]   (default: every API)
 const USAGE = 'Usage: npm run bundle -- [<api>...]';
 const only = commandLine('bundle', USAGE, { options: {}, allowPositionals: true }).positionals;
 try {
-  knownNames(only, apis().map((a) => a.name), 'API of redocly.yaml');
+  knownNames(
+    only,
+    apis().map((a) => a.name),
+    'API of redocly.yaml',
+  );
 } catch (e) {
   usageExit('bundle', USAGE, e.message);
 }

@@ -5,13 +5,14 @@
 // (or the variable named by --password-env) and is never printed.
 // Exit 0: every response conforms; 1: violations; 2: usage or start-up error.
 import { existsSync, readFileSync } from 'node:fs';
-import { apis } from '@svc/oas/apis';
 import { startProxy } from '@svc/mock';
 import { serverBasePath } from '@svc/oas';
-import { formatReport, runReadOnly } from './lib/contract-live.mjs';
+import { apis } from '@svc/oas/apis';
 import { integer, parseCommandLine } from './lib/args.mjs';
+import { formatReport, runReadOnly } from './lib/contract-live.mjs';
 
-const USAGE = 'Usage: npm run contract -- --target https://host:9440 --user <name> [--insecure] [--api <name>]... [--password-env SVC_PASSWORD]';
+const USAGE =
+  'Usage: npm run contract -- --target https://host:9440 --user <name> [--insecure] [--api <name>]... [--password-env SVC_PASSWORD]';
 
 /** Reads and checks the options; every error names the option and the rule. */
 function options() {
@@ -25,27 +26,44 @@ function options() {
       'timeout-ms': { type: 'string', default: '60000', check: integer(1) },
     },
   });
-  if (!values.target) throw new Error('--target is required: the origin of the server, e.g. https://pc.example.internal:9440');
+  if (!values.target)
+    throw new Error('--target is required: the origin of the server, e.g. https://pc.example.internal:9440');
   let target;
   try {
     target = new URL(values.target);
   } catch {
     throw new Error(`--target "${values.target}" is not a URL: give the origin, e.g. https://pc.example.internal:9440`);
   }
-  if (!/^https?:$/.test(target.protocol)) throw new Error(`--target must be http:// or https://, not ${target.protocol}`);
-  if (target.username || target.password) throw new Error('--target must not carry credentials: pass --user and set the password in the environment');
-  if (target.pathname !== '/' || target.search) throw new Error(`--target is the origin only (scheme, host, port); each API's base path (${apis().map((a) => a.name).join(', ')}) is added from its servers`);
+  if (!/^https?:$/.test(target.protocol))
+    throw new Error(`--target must be http:// or https://, not ${target.protocol}`);
+  if (target.username || target.password)
+    throw new Error('--target must not carry credentials: pass --user and set the password in the environment');
+  if (target.pathname !== '/' || target.search)
+    throw new Error(
+      `--target is the origin only (scheme, host, port); each API's base path (${apis()
+        .map((a) => a.name)
+        .join(', ')}) is added from its servers`,
+    );
   if (!values.user) throw new Error('--user is required: the user name for HTTP basic authentication');
   const envName = values['password-env'];
   const password = process.env[envName];
-  if (!password) throw new Error(`the password is read from the environment variable ${envName}, which is empty or not set`);
+  if (!password)
+    throw new Error(`the password is read from the environment variable ${envName}, which is empty or not set`);
   const known = apis();
   const chosen = values.api ?? known.map((a) => a.name);
   for (const name of chosen) {
-    if (!known.some((a) => a.name === name)) throw new Error(`--api "${name}" is not an API of redocly.yaml (${known.map((a) => a.name).join(', ')})`);
+    if (!known.some((a) => a.name === name))
+      throw new Error(`--api "${name}" is not an API of redocly.yaml (${known.map((a) => a.name).join(', ')})`);
   }
   const timeoutMs = values['timeout-ms'];
-  return { origin: target.origin, user: values.user, password, insecure: values.insecure, apis: known.filter((a) => chosen.includes(a.name)), timeoutMs };
+  return {
+    origin: target.origin,
+    user: values.user,
+    password,
+    insecure: values.insecure,
+    apis: known.filter((a) => chosen.includes(a.name)),
+    timeoutMs,
+  };
 }
 
 async function main() {
@@ -57,7 +75,9 @@ async function main() {
     return 2;
   }
   if (opts.insecure) {
-    console.warn('contract: WARNING --insecure: the Prism proxies accept any TLS certificate of the target (NODE_TLS_REJECT_UNAUTHORIZED=0 for them only)');
+    console.warn(
+      'contract: WARNING --insecure: the Prism proxies accept any TLS certificate of the target (NODE_TLS_REJECT_UNAUTHORIZED=0 for them only)',
+    );
   }
   const authorization = `Basic ${Buffer.from(`${opts.user}:${opts.password}`).toString('base64')}`;
   const redact = (text) => text.split(opts.password).join('***').split(authorization.slice(6)).join('***');
@@ -80,16 +100,25 @@ async function main() {
       return 2;
     }
     try {
-      const results = await runReadOnly({ api: api.name, doc, proxyUrl: proxy.url, authorization, timeoutMs: opts.timeoutMs });
+      const results = await runReadOnly({
+        api: api.name,
+        doc,
+        proxyUrl: proxy.url,
+        authorization,
+        timeoutMs: opts.timeoutMs,
+      });
       for (const line of formatReport(results)) console.log(redact(line));
       violations += results.reduce((n, r) => n + r.violations.length, 0);
       unanswered += results.filter((r) => r.unchecked || !r.status).length;
-      if (results.length && results.every((r) => r.status === 401)) console.log(`contract: ${api.name}: every call got 401: check --user and the password variable`);
+      if (results.length && results.every((r) => r.status === 401))
+        console.log(`contract: ${api.name}: every call got 401: check --user and the password variable`);
     } finally {
       await proxy.close();
     }
   }
-  console.log(`contract: ${violations} violation(s)${unanswered ? `, ${unanswered} call(s) not checked (no answer from the target)` : ''}`);
+  console.log(
+    `contract: ${violations} violation(s)${unanswered ? `, ${unanswered} call(s) not checked (no answer from the target)` : ''}`,
+  );
   return violations || unanswered ? 1 : 0;
 }
 

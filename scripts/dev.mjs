@@ -5,13 +5,13 @@
 // The explorer runs with its live-reload option: the page listens to server-sent events.
 import { execFileSync } from 'node:child_process';
 import { join, relative } from 'node:path';
-import { watch } from 'chokidar';
-import { startMock } from '@svc/mock';
 import { startExplorer } from '@svc/explorer';
+import { startMock } from '@svc/mock';
 import { apis, root } from '@svc/oas/apis';
+import { watch } from 'chokidar';
+import { commandLine, port as portCheck } from './lib/args.mjs';
 import { affectedApis, debounceCollect } from './lib/dev.mjs';
 import { redoclyCli, redoclyEnv } from './lib/redocly.mjs';
-import { commandLine, port as portCheck } from './lib/args.mjs';
 import { onPortOrFree, startMocks, stopOnExit } from './lib/serve.mjs';
 
 const specDir = join(root, 'spec');
@@ -54,7 +54,8 @@ function rebuild(names) {
 
 const all = apis();
 console.log('dev: first build of every API');
-if (!rebuild(all.map((a) => a.name))) console.log('dev: the first build failed; fix the file and save, the watcher is on');
+if (!rebuild(all.map((a) => a.name)))
+  console.log('dev: the first build failed; fix the file and save, the watcher is on');
 
 const mocks = new Map();
 let explorer;
@@ -62,7 +63,10 @@ let watcher;
 stopOnExit(() => [...(watcher ? [watcher] : []), ...(explorer ? [explorer] : []), ...mocks.values()]);
 await startMocks(0, mocks);
 const mockUrls = Object.fromEntries([...mocks].map(([n, m]) => [n, m.url]));
-explorer = await onPortOrFree((p) => startExplorer({ dir: explorerDir, port: p, mocks: mockUrls, liveReload: true }), port);
+explorer = await onPortOrFree(
+  (p) => startExplorer({ dir: explorerDir, port: p, mocks: mockUrls, liveReload: true }),
+  port,
+);
 
 let busy = Promise.resolve();
 const onChanges = debounceCollect((files) => {

@@ -1,12 +1,12 @@
 // Runs Spectral (.spectral.yaml) on every bundle and reports each finding at its source YAML
 // file and line, then the bundle location. Exits 1 on any finding: the gate is zero findings.
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { relative } from 'node:path';
 import { apis, root } from '@svc/oas/apis';
-import { sourceLocation } from './lib/source-map.mjs';
 import { commandLine, knownNames, usageExit } from './lib/args.mjs';
+import { sourceLocation } from './lib/source-map.mjs';
 
 const require = createRequire(import.meta.url);
 const spectral = require.resolve('@stoplight/spectral-cli/dist/index.js');
@@ -15,7 +15,11 @@ const SEVERITY = ['error', 'warning', 'info', 'hint'];
 const USAGE = 'Usage: npm run lint:spectral -- [<api>...]';
 const only = commandLine('lint:spectral', USAGE, { options: {}, allowPositionals: true }).positionals;
 try {
-  knownNames(only, apis().map((a) => a.name), 'API of redocly.yaml');
+  knownNames(
+    only,
+    apis().map((a) => a.name),
+    'API of redocly.yaml',
+  );
 } catch (e) {
   usageExit('lint:spectral', USAGE, e.message);
 }
@@ -29,11 +33,26 @@ for (const api of apis()) {
   }
   let out;
   try {
-    out = execFileSync(process.execPath, [spectral, 'lint', api.bundle, '--ruleset', '.spectral.yaml', '--format', 'json', '--quiet', '--fail-severity', 'hint'], {
-      cwd: root,
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    out = execFileSync(
+      process.execPath,
+      [
+        spectral,
+        'lint',
+        api.bundle,
+        '--ruleset',
+        '.spectral.yaml',
+        '--format',
+        'json',
+        '--quiet',
+        '--fail-severity',
+        'hint',
+      ],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
   } catch (error) {
     // Spectral exits 1 when it finds something; anything else is a crash.
     if (error.status !== 1 || !error.stdout) throw error;

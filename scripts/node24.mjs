@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { commandLine, knownNames, usageExit, UsageError } from './lib/args.mjs';
+import { commandLine, knownNames, UsageError, usageExit } from './lib/args.mjs';
 import { nativeModules, nodeHeadersDir, restoreBuilds, saveBuilds } from './lib/native.mjs';
 import { workspacePackages } from './lib/release.mjs';
 
@@ -26,7 +26,8 @@ const NODE = '24.18.1';
 
 /** `check` for --node: a major (`24`) or an exact version (`24.18.1`) of the registry's node package. */
 function nodeVersion(value, name) {
-  if (!/^\d{2}(\.\d+\.\d+)?$/.test(value)) throw new UsageError(`--${name} must be a Node major (24) or version (24.18.1); got "${value}"`);
+  if (!/^\d{2}(\.\d+\.\d+)?$/.test(value))
+    throw new UsageError(`--${name} must be a Node major (24) or version (24.18.1); got "${value}"`);
   return value;
 }
 
@@ -71,7 +72,11 @@ try {
   // node@N's install step fetches node-<platform>-<arch>@N, which ships the headers (include/node).
   const nodedir = nodeHeadersDir(tmp);
   // npm_config_nodedir: node-gyp builds against these headers, not the machine's Node's.
-  const env = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH}`, ...(nodedir && { npm_config_nodedir: nodedir }) };
+  const env = {
+    ...process.env,
+    PATH: `${bin}${delimiter}${process.env.PATH}`,
+    ...(nodedir && { npm_config_nodedir: nodedir }),
+  };
   const version = spawnSync(join(bin, 'node'), ['--version'], { encoding: 'utf8' }).stdout?.trim();
   if (!version) {
     throw Object.assign(new Error(`${bin}/node does not run`), { exitCode: 2 });
@@ -80,11 +85,17 @@ try {
 
   if (natives.length) {
     if (!nodedir) {
-      throw Object.assign(new Error(`the native modules (${natives.join(', ')}) need Node ${version}'s headers, not found beside the binary`), { exitCode: 2 });
+      throw Object.assign(
+        new Error(
+          `the native modules (${natives.join(', ')}) need Node ${version}'s headers, not found beside the binary`,
+        ),
+        { exitCode: 2 },
+      );
     }
     savedNames = saveBuilds(nodeModules, natives, saved);
     console.log(`node24: npm rebuild ${natives.join(' ')} --nodedir=${nodedir}`);
-    if (run('npm', ['rebuild', ...natives, `--nodedir=${nodedir}`], env) !== 0) throw new Error(`npm rebuild ${natives.join(' ')} failed on ${version}`);
+    if (run('npm', ['rebuild', ...natives, `--nodedir=${nodedir}`], env) !== 0)
+      throw new Error(`npm rebuild ${natives.join(' ')} failed on ${version}`);
   }
 
   // The README's build (lint, bundle, generate, build); --force: turbo's cache keys do not include
@@ -102,7 +113,9 @@ try {
       failed += 1;
     }
   }
-  console.log(`node24: ${failed ? `${failed} step(s) failed` : 'build and tests passed'} on ${version} in ${seconds()}`);
+  console.log(
+    `node24: ${failed ? `${failed} step(s) failed` : 'build and tests passed'} on ${version} in ${seconds()}`,
+  );
 } catch (e) {
   console.error(`node24: ${e.message}`);
   exitCode = e.exitCode ?? 1;

@@ -4,9 +4,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { apis, root } from '@svc/oas/apis';
+import { commandLine } from './lib/args.mjs';
 import { operationIndex, toMarkdown } from './lib/operation-index.mjs';
 import { sourceLocation } from './lib/source-map.mjs';
-import { commandLine } from './lib/args.mjs';
 
 commandLine('operations', 'Usage: npm run operations   (no options)', { options: {} });
 
@@ -36,7 +36,10 @@ const { entries, problems } = operationIndex({
     const { file, line } = sourceLocation(roots[api], path);
     return { file: rel(file), line };
   },
-  clientFiles: read('packages/client/src', (name) => name.endsWith('.ts') && !name.startsWith('generated') && !name.endsWith('.d.ts')),
+  clientFiles: read(
+    'packages/client/src',
+    (name) => name.endsWith('.ts') && !name.startsWith('generated') && !name.endsWith('.d.ts'),
+  ),
   testFiles: read('packages/contract-tests/test', (name) => name.endsWith('.contract.test.ts')),
 });
 
@@ -46,6 +49,8 @@ writeFileSync(join(root, 'docs', 'operations.md'), toMarkdown(entries, EXPLORER)
 console.log(`indexed ${entries.length} operations -> dist/operations.json, docs/operations.md`);
 if (problems.length) {
   for (const p of problems) console.error(p);
-  console.error(`${problems.length} problem(s): every operationId needs a contract test (c.cover('<operationId>') in packages/contract-tests/test/<api>.contract.test.ts)`);
+  console.error(
+    `${problems.length} problem(s): every operationId needs a contract test (c.cover('<operationId>') in packages/contract-tests/test/<api>.contract.test.ts)`,
+  );
   process.exit(1);
 }

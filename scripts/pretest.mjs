@@ -31,16 +31,24 @@ if (!existsSync(chromiumPath)) {
   const command = 'apt-get update && apt-get install -y chromium';
   const asUser = 'sudo apt-get update && sudo apt-get install -y chromium';
   if (process.env.CHROMIUM_PATH) {
-    console.error(`pretest: CHROMIUM_PATH=${chromiumPath} does not exist; point it at a Chromium, or unset it and run: ${asUser}`);
+    console.error(
+      `pretest: CHROMIUM_PATH=${chromiumPath} does not exist; point it at a Chromium, or unset it and run: ${asUser}`,
+    );
     process.exit(1);
   }
   if (process.getuid?.() !== 0 || !onPath('apt-get')) {
-    console.error(`pretest: the browser tests need Chromium at ${chromiumPath}; install it with: ${asUser} (or set CHROMIUM_PATH)`);
+    console.error(
+      `pretest: the browser tests need Chromium at ${chromiumPath}; install it with: ${asUser} (or set CHROMIUM_PATH)`,
+    );
     process.exit(1);
   }
   console.log(`pretest: Chromium is missing; installing Debian's chromium for the browser tests (${command})`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  if (run('apt-get', ['update', '-qq'], env) !== 0 || run('apt-get', ['install', '-y', '-qq', 'chromium'], env) !== 0 || !existsSync(chromiumPath)) {
+  if (
+    run('apt-get', ['update', '-qq'], env) !== 0 ||
+    run('apt-get', ['install', '-y', '-qq', 'chromium'], env) !== 0 ||
+    !existsSync(chromiumPath)
+  ) {
     console.error(`pretest: installing chromium failed; run: ${command}`);
     process.exit(1);
   }

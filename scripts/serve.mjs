@@ -10,12 +10,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startExplorer } from '@svc/explorer';
-import { startSimulator } from '@svc/simulator';
 import { root } from '@svc/oas/apis';
+import { startSimulator } from '@svc/simulator';
 import { commandLine, port, usageExit } from './lib/args.mjs';
 import { onPortOrFree, startMocks, stopOnExit } from './lib/serve.mjs';
 
-const USAGE = 'Usage: npm run serve -- [--port 8080] [--mock-port 4010] [--sim-port 9440] [--ca <PEM file>] [--allow-loopback]   (0: any free port)';
+const USAGE =
+  'Usage: npm run serve -- [--port 8080] [--mock-port 4010] [--sim-port 9440] [--ca <PEM file>] [--allow-loopback]   (0: any free port)';
 const { values } = commandLine('serve', USAGE, {
   options: {
     port: { type: 'string', default: process.env.EXPLORER_PORT || '8080', check: port },
@@ -58,13 +59,24 @@ await startMocks(firstMockPort, mocks);
 const mockUrls = Object.fromEntries([...mocks].map(([name, mock]) => [name, mock.url]));
 const allowLoopback = values['allow-loopback'];
 explorer = await onPortOrFree(
-  (p) => startExplorer({ dir: explorerDir, port: p, mocks: mockUrls, ca, allowLoopback, simulator: { url: simulator.url, ca: simulator.ca } }),
+  (p) =>
+    startExplorer({
+      dir: explorerDir,
+      port: p,
+      mocks: mockUrls,
+      ca,
+      allowLoopback,
+      simulator: { url: simulator.url, ca: simulator.ca },
+    }),
   explorerPort,
 );
 
 console.log('');
-console.log(`local svc          ${simulator.url}   (user ${simulator.user}${generated ? `, password ${simPassword}; set SVC_SIM_PASSWORD to choose one` : ', password from SVC_SIM_PASSWORD'}; data in .simulator/)`);
-for (const [name, url] of Object.entries(mockUrls)) console.log(`mock      ${name.padEnd(8)} ${url}   (Prism; any user and password)`);
+console.log(
+  `local svc          ${simulator.url}   (user ${simulator.user}${generated ? `, password ${simPassword}; set SVC_SIM_PASSWORD to choose one` : ', password from SVC_SIM_PASSWORD'}; data in .simulator/)`,
+);
+for (const [name, url] of Object.entries(mockUrls))
+  console.log(`mock      ${name.padEnd(8)} ${url}   (Prism; any user and password)`);
 console.log(`explorer           ${explorer.url.replace(/\/?$/, '/')}`);
 console.log('\nReal endpoints: pick the https server in the explorer, set host and port; requests go through');
 console.log('the explorer (tick "Self-signed certificate" for an endpoint with its own certificate).');

@@ -13,37 +13,58 @@ import { auditVerdict, belowFloor, FLOORS } from './lib/supply-chain.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const LEVELS = ['low', 'moderate', 'high', 'critical'];
-const { values } = commandLine('supply-chain', 'Usage: npm run supply-chain -- [--audit-level low|moderate|high|critical] [--no-audit]', {
-  options: {
-    'audit-level': {
-      type: 'string',
-      default: 'high',
-      check: (v, name) => {
-        if (!LEVELS.includes(v)) throw new UsageError(`--${name} must be one of ${LEVELS.join(', ')}; got "${v}"`);
-        return v;
+const { values } = commandLine(
+  'supply-chain',
+  'Usage: npm run supply-chain -- [--audit-level low|moderate|high|critical] [--no-audit]',
+  {
+    options: {
+      'audit-level': {
+        type: 'string',
+        default: 'high',
+        check: (v, name) => {
+          if (!LEVELS.includes(v)) throw new UsageError(`--${name} must be one of ${LEVELS.join(', ')}; got "${v}"`);
+          return v;
+        },
       },
+      'no-audit': { type: 'boolean', default: false },
     },
-    'no-audit': { type: 'boolean', default: false },
   },
-});
+);
 
 let failed = false;
 const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
 const low = belowFloor(lock);
-for (const f of FLOORS) if (!low.some((l) => l.advisory === f.advisory)) console.log(`supply-chain: ok   ${f.name} >= ${f.fixed} everywhere in package-lock.json (${f.advisory.split(' ')[0]})`);
-for (const l of low) console.log(`supply-chain: FAIL ${l.path}@${l.version} is below ${l.fixed}, the fix of ${l.advisory}: see "overrides" in package.json`);
+for (const f of FLOORS)
+  if (!low.some((l) => l.advisory === f.advisory))
+    console.log(
+      `supply-chain: ok   ${f.name} >= ${f.fixed} everywhere in package-lock.json (${f.advisory.split(' ')[0]})`,
+    );
+for (const l of low)
+  console.log(
+    `supply-chain: FAIL ${l.path}@${l.version} is below ${l.fixed}, the fix of ${l.advisory}: see "overrides" in package.json`,
+  );
 failed ||= low.length > 0;
 
 if (values['no-audit']) {
   console.log('supply-chain: npm audit NOT CHECKED (--no-audit)');
 } else {
-  const run = spawnSync('npm', ['audit', '--json', '--audit-level', values['audit-level']], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 120_000 });
-  const verdict = auditVerdict({ stdout: run.stdout ?? '', stderr: run.stderr ?? String(run.error ?? ''), status: run.status }, values['audit-level']);
+  const run = spawnSync('npm', ['audit', '--json', '--audit-level', values['audit-level']], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 120_000,
+  });
+  const verdict = auditVerdict(
+    { stdout: run.stdout ?? '', stderr: run.stderr ?? String(run.error ?? ''), status: run.status },
+    values['audit-level'],
+  );
   if (!verdict.checked) {
     console.log(`supply-chain: npm audit NOT CHECKED: ${verdict.reason}`);
   } else {
     const counts = LEVELS.map((s) => `${verdict.counts[s] ?? 0} ${s}`).join(', ');
-    console.log(`supply-chain: npm audit ${verdict.ok ? 'ok' : 'FAIL'}: ${counts} (fails at ${values['audit-level']} or above)`);
+    console.log(
+      `supply-chain: npm audit ${verdict.ok ? 'ok' : 'FAIL'}: ${counts} (fails at ${values['audit-level']} or above)`,
+    );
     failed ||= !verdict.ok;
   }
 }

@@ -38,7 +38,10 @@ const MAX_DEPTH = 24;
  * @throws {TypeError} when either argument is not an object with `paths`
  */
 export function breakingChanges(before, after) {
-  for (const [name, doc] of [['before', before], ['after', after]]) {
+  for (const [name, doc] of [
+    ['before', before],
+    ['after', after],
+  ]) {
     if (!doc || typeof doc !== 'object' || !doc.paths || typeof doc.paths !== 'object') {
       throw new TypeError(`breakingChanges: "${name}" must be an OpenAPI document with a "paths" object`);
     }
@@ -59,7 +62,11 @@ export function breakingChanges(before, after) {
       if (sameShape) {
         const was = old.pathParams.join(', ');
         const is = sameShape.pathParams.join(', ');
-        add('path-parameter-renamed', `path ${sameShape.path}`, `path parameter(s) {${was}} renamed to {${is}} (${old.path} -> ${sameShape.path}); clients build the old URL and names`);
+        add(
+          'path-parameter-renamed',
+          `path ${sameShape.path}`,
+          `path parameter(s) {${was}} renamed to {${is}} (${old.path} -> ${sameShape.path}); clients build the old URL and names`,
+        );
         now = sameShape;
       } else {
         const moved = old.id && newById.get(old.id);
@@ -74,7 +81,11 @@ export function breakingChanges(before, after) {
       }
     }
     if (old.id && now.id !== old.id) {
-      add('operation-id-renamed', 'operationId', `operationId "${old.id}" ${now.id ? `renamed to "${now.id}"` : 'removed'}; generated clients and code samples name the operation by it`);
+      add(
+        'operation-id-renamed',
+        'operationId',
+        `operationId "${old.id}" ${now.id ? `renamed to "${now.id}"` : 'removed'}; generated clients and code samples name the operation by it`,
+      );
     }
     compareParameters(before, after, old, now, add);
     compareRequestBody(before, after, old.op.requestBody, now.op.requestBody, add);
@@ -102,7 +113,11 @@ function compareParameters(before, after, old, now, add) {
     if (p.in === 'path') continue; // path parameters follow the template, compared above
     const was = old.params.get(key);
     if (p.required && !was?.required) {
-      add('parameter-newly-required', `${p.in} parameter ${p.name}`, `${p.in} parameter "${p.name}" is ${was ? 'now' : 'new and'} required; clients that do not send it are refused`);
+      add(
+        'parameter-newly-required',
+        `${p.in} parameter ${p.name}`,
+        `${p.in} parameter "${p.name}" is ${was ? 'now' : 'new and'} required; clients that do not send it are refused`,
+      );
     }
   }
   for (const [key, was] of old.params) {
@@ -112,7 +127,17 @@ function compareParameters(before, after, old, now, add) {
       p = now.params.get(`path:${now.pathParams[old.pathParams.indexOf(was.name)] ?? ''}`);
     }
     if (!p) continue;
-    compareSchemas(before, after, was.schema, p.schema, `${was.in} parameter ${was.name}`, 'request', add, new Set(), 0);
+    compareSchemas(
+      before,
+      after,
+      was.schema,
+      p.schema,
+      `${was.in} parameter ${was.name}`,
+      'request',
+      add,
+      new Set(),
+      0,
+    );
   }
 }
 
@@ -121,7 +146,11 @@ function compareRequestBody(before, after, oldRaw, newRaw, add) {
   const is = deref(after, newRaw);
   if (!is) return;
   if (is.required && !was?.required) {
-    add('request-body-newly-required', 'request body', `the request body is ${was ? 'now' : 'new and'} required; clients that send none are refused`);
+    add(
+      'request-body-newly-required',
+      'request body',
+      `the request body is ${was ? 'now' : 'new and'} required; clients that send none are refused`,
+    );
   }
   if (!was) return;
   for (const [type, media] of Object.entries(was.content ?? {})) {
@@ -139,16 +168,34 @@ function compareResponses(before, after, oldRaw, newRaw, add) {
     const old = deref(before, raw);
     const now = deref(after, is[status]);
     if (!now) {
-      add('response-removed', `response ${status}`, `response ${status} removed; clients that handle it get an undeclared status`);
+      add(
+        'response-removed',
+        `response ${status}`,
+        `response ${status} removed; clients that handle it get an undeclared status`,
+      );
       continue;
     }
     for (const [type, media] of Object.entries(old?.content ?? {})) {
       const next = now.content?.[type];
       if (!next) {
-        add('response-removed', `response ${status} ${type}`, `response ${status} no longer returns ${type}; clients that parse it break`);
+        add(
+          'response-removed',
+          `response ${status} ${type}`,
+          `response ${status} no longer returns ${type}; clients that parse it break`,
+        );
         continue;
       }
-      compareSchemas(before, after, media.schema, next.schema, `response ${status} ${type}`, 'response', add, new Set(), 0);
+      compareSchemas(
+        before,
+        after,
+        media.schema,
+        next.schema,
+        `response ${status} ${type}`,
+        'response',
+        add,
+        new Set(),
+        0,
+      );
     }
   }
 }
@@ -170,7 +217,10 @@ function compareSchemas(before, after, oldRaw, newRaw, where, side, add, seen, d
   const oldTypes = types(was);
   const newTypes = types(is);
   if (oldTypes && newTypes) {
-    const lost = side === 'request' ? [...oldTypes].filter((t) => !covers(newTypes, t)) : [...newTypes].filter((t) => !covers(oldTypes, t));
+    const lost =
+      side === 'request'
+        ? [...oldTypes].filter((t) => !covers(newTypes, t))
+        : [...newTypes].filter((t) => !covers(oldTypes, t));
     if (lost.length) {
       add(
         `${side}-field-retyped`,
@@ -181,9 +231,15 @@ function compareSchemas(before, after, oldRaw, newRaw, where, side, add, seen, d
     }
   }
   if (Array.isArray(was.enum) && Array.isArray(is.enum)) {
-    const removed = was.enum.filter((v) => !is.enum.some((w) => Object.is(w, v) || JSON.stringify(w) === JSON.stringify(v)));
+    const removed = was.enum.filter(
+      (v) => !is.enum.some((w) => Object.is(w, v) || JSON.stringify(w) === JSON.stringify(v)),
+    );
     if (removed.length) {
-      add('enum-value-removed', at, `${name} no longer allows ${removed.map((v) => JSON.stringify(v)).join(', ')}; ${side === 'request' ? 'clients that send it are refused' : 'client code that compares against it no longer type-checks'}`);
+      add(
+        'enum-value-removed',
+        at,
+        `${name} no longer allows ${removed.map((v) => JSON.stringify(v)).join(', ')}; ${side === 'request' ? 'clients that send it are refused' : 'client code that compares against it no longer type-checks'}`,
+      );
     }
   }
   if (side === 'request') {
@@ -191,7 +247,11 @@ function compareSchemas(before, after, oldRaw, newRaw, where, side, add, seen, d
     for (const prop of is.required ?? []) {
       if (!wasRequired.has(prop)) {
         const f = join(field, prop);
-        add('request-field-newly-required', `${where}: ${f}`, `${f} is ${was.properties?.[prop] ? 'now' : 'new and'} required; clients that omit it are refused`);
+        add(
+          'request-field-newly-required',
+          `${where}: ${f}`,
+          `${f} is ${was.properties?.[prop] ? 'now' : 'new and'} required; clients that omit it are refused`,
+        );
       }
     }
   }
@@ -200,12 +260,18 @@ function compareSchemas(before, after, oldRaw, newRaw, where, side, add, seen, d
     const f = join(field, prop);
     if (!next) {
       // a field dropped from a request schema is still accepted (objects are open here)
-      if (side === 'response') add('response-field-removed', `${where}: ${f}`, `${f} removed from the response; clients that read it get undefined`);
+      if (side === 'response')
+        add(
+          'response-field-removed',
+          `${where}: ${f}`,
+          `${f} removed from the response; clients that read it get undefined`,
+        );
       continue;
     }
     compareSchemas(before, after, sub, next, where, side, add, nextSeen, depth + 1, f);
   }
-  if (was.items && is.items) compareSchemas(before, after, was.items, is.items, where, side, add, nextSeen, depth + 1, `${field}[]`);
+  if (was.items && is.items)
+    compareSchemas(before, after, was.items, is.items, where, side, add, nextSeen, depth + 1, `${field}[]`);
 }
 
 function join(field, prop) {
@@ -256,7 +322,6 @@ function refOf(raw) {
   return raw && typeof raw === 'object' && typeof raw.$ref === 'string' ? raw.$ref : '';
 }
 
-
 /**
  * The additions from `before` to `after` that call for a minor version: operations, parameters,
  * responses and media types of an operation, component schemas, their properties and enum values.
@@ -277,11 +342,13 @@ export function additions(before, after) {
       out.push(`operation ${label}`);
       continue;
     }
-    for (const key of now.params.keys()) if (!old.params.has(key)) out.push(`${label}: parameter ${key.replace(':', ' ')}`);
+    for (const key of now.params.keys())
+      if (!old.params.has(key)) out.push(`${label}: parameter ${key.replace(':', ' ')}`);
     const [wasRes, isRes] = [deref(before, old.op.responses) ?? {}, deref(after, now.op.responses) ?? {}];
     for (const status of Object.keys(isRes)) if (!(status in wasRes)) out.push(`${label}: response ${status}`);
     const [wasBody, isBody] = [deref(before, old.op.requestBody), deref(after, now.op.requestBody)];
-    for (const type of Object.keys(isBody?.content ?? {})) if (!wasBody?.content?.[type]) out.push(`${label}: request ${type}`);
+    for (const type of Object.keys(isBody?.content ?? {}))
+      if (!wasBody?.content?.[type]) out.push(`${label}: request ${type}`);
   }
   const [was, is] = [before.components?.schemas ?? {}, after.components?.schemas ?? {}];
   for (const [name, raw] of Object.entries(is)) {
@@ -290,9 +357,11 @@ export function additions(before, after) {
       continue;
     }
     const [a, b] = [flatten(before, was[name]), flatten(after, raw)];
-    for (const prop of Object.keys(b.properties ?? {})) if (!a.properties?.[prop]) out.push(`schema ${name}: property ${prop}`);
+    for (const prop of Object.keys(b.properties ?? {}))
+      if (!a.properties?.[prop]) out.push(`schema ${name}: property ${prop}`);
     for (const v of Array.isArray(b.enum) ? b.enum : []) {
-      if (!(a.enum ?? []).some((w) => JSON.stringify(w) === JSON.stringify(v))) out.push(`schema ${name}: enum value ${JSON.stringify(v)}`);
+      if (!(a.enum ?? []).some((w) => JSON.stringify(w) === JSON.stringify(v)))
+        out.push(`schema ${name}: enum value ${JSON.stringify(v)}`);
     }
   }
   return out;
@@ -323,12 +392,18 @@ export function verdict(name, old, now, changesets) {
   const semver = isSemver(is);
   const bump = semver && isSemver(was) ? bumpOf(was, is) : undefined; // a base before semver: no bump to tell
   if (!semver) lines.push(`  info.version "${is}" is not semver (MAJOR.MINOR.PATCH, e.g. 3.1.0)`);
-  if (want !== 'none') lines.push(`  expects a ${want} bump of info.version (${was} -> ${is}${bump ? `: ${bump}` : ''})`);
+  if (want !== 'none')
+    lines.push(`  expects a ${want} bump of info.version (${was} -> ${is}${bump ? `: ${bump}` : ''})`);
   if (!changes.length) return { ok: semver, lines };
-  const covering = changesets.filter((c) => c.releases.some((r) => r.name === SPEC_PACKAGE && r.type === 'major') && new RegExp(`\\b${name}\\b`, 'i').test(c.summary));
+  const covering = changesets.filter(
+    (c) =>
+      c.releases.some((r) => r.name === SPEC_PACKAGE && r.type === 'major') &&
+      new RegExp(`\\b${name}\\b`, 'i').test(c.summary),
+  );
   const missing = [];
   if (bump !== 'major') missing.push(`a major bump of info.version in spec/${name} (now ${was} -> ${is})`);
-  if (!covering.length) missing.push(`a changeset ("${SPEC_PACKAGE}": major) whose summary names "${name}" and says what breaks`);
+  if (!covering.length)
+    missing.push(`a changeset ("${SPEC_PACKAGE}": major) whose summary names "${name}" and says what breaks`);
   if (missing.length) {
     lines.push(`  BREAKING without ${missing.join(' and ')}`);
     return { ok: false, lines };

@@ -50,7 +50,13 @@ function firstId(body) {
   const list = Array.isArray(body?.entities) ? body.entities : undefined;
   const entity = list?.find((e) => e && typeof e === 'object');
   if (!entity) return undefined;
-  const candidates = [entity.metadata?.uuid, entity.uuid, ...Object.entries(entity).filter(([k]) => /uuid$/.test(k)).map(([, v]) => v)];
+  const candidates = [
+    entity.metadata?.uuid,
+    entity.uuid,
+    ...Object.entries(entity)
+      .filter(([k]) => /uuid$/.test(k))
+      .map(([, v]) => v),
+  ];
   return candidates.find((v) => typeof v === 'string' && v.length > 0);
 }
 
@@ -62,7 +68,12 @@ export function violationsOf(list) {
     const rest = location.slice(1);
     const part = rest[0] ?? '';
     const field = rest.length > 1 ? `${part} ${rest.slice(1).join('.')}` : part || '(whole)';
-    return { where, field, message: String(v.message ?? v.code ?? 'violation'), severity: String(v.severity ?? 'Error') };
+    return {
+      where,
+      field,
+      message: String(v.message ?? v.code ?? 'violation'),
+      severity: String(v.severity ?? 'Error'),
+    };
   });
 }
 
@@ -97,9 +108,21 @@ export async function runReadOnly({ api, doc, proxyUrl, authorization, timeoutMs
     const body = requestBody?.kind === 'json' ? (requestBody.example ?? {}) : undefined;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const url = `${proxyUrl}${path}${query.size ? `?${query}` : ''}`;
-    const result = { api, operationId: o.operationId, method: o.method.toUpperCase(), path: o.path, status: 0, violations: [] };
+    const result = {
+      api,
+      operationId: o.operationId,
+      method: o.method.toUpperCase(),
+      path: o.path,
+      status: 0,
+      violations: [],
+    };
     try {
-      const res = await fetch(url, { method: o.method.toUpperCase(), headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+      const res = await fetch(url, {
+        method: o.method.toUpperCase(),
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       result.status = res.status;
       const text = await res.text();
       let json;
@@ -146,8 +169,14 @@ export async function runReadOnly({ api, doc, proxyUrl, authorization, timeoutMs
 export function formatReport(results) {
   const lines = [];
   for (const r of results) {
-    const verdict = r.violations.length ? `${r.violations.length} violation(s)` : r.unchecked || !r.status ? 'NOT CHECKED' : 'conforms';
-    lines.push(`${r.api} ${r.operationId} ${r.method} ${r.path} -> ${r.status || '-'}: ${verdict}${r.note ? ` (${r.note})` : ''}`);
+    const verdict = r.violations.length
+      ? `${r.violations.length} violation(s)`
+      : r.unchecked || !r.status
+        ? 'NOT CHECKED'
+        : 'conforms';
+    lines.push(
+      `${r.api} ${r.operationId} ${r.method} ${r.path} -> ${r.status || '-'}: ${verdict}${r.note ? ` (${r.note})` : ''}`,
+    );
     for (const v of r.violations) lines.push(`  ${v.severity} ${v.where} ${v.field}: ${v.message}`);
   }
   return lines;

@@ -19,7 +19,7 @@ export function affectedApis(files, apiList, specDir) {
     if (rel.startsWith('..')) continue;
     const own = folders.get(rel.split(sep)[0]);
     if (own && rel.includes(sep)) hit.add(own);
-    else apiList.forEach((a) => hit.add(a.name));
+    else for (const a of apiList) hit.add(a.name);
   }
   return apiList.map((a) => a.name).filter((n) => hit.has(n));
 }

@@ -32,7 +32,9 @@ function git(cwd, args) {
  */
 export function resolveBase({ cwd, ref }) {
   if (git(cwd, ['rev-parse', '--git-dir']) === undefined) {
-    throw new Error(`breaking: ${cwd} is not a git repository; the check compares with the merge base and needs the history`);
+    throw new Error(
+      `breaking: ${cwd} is not a git repository; the check compares with the merge base and needs the history`,
+    );
   }
   const head = git(cwd, ['rev-parse', 'HEAD']);
   if (!head) throw new Error('breaking: the repository has no commit yet; commit first');
@@ -47,18 +49,37 @@ export function resolveBase({ cwd, ref }) {
   const mergeBase = git(cwd, ['merge-base', 'HEAD', target]);
   if (!mergeBase) throw new Error(`breaking: HEAD and "${name}" have no common commit in this clone.${hint}`);
   if (mergeBase !== head) {
-    return { skip: false, commit: mergeBase, ref: name, why: `merge base of HEAD and ${name}: ${mergeBase.slice(0, 12)}` };
+    return {
+      skip: false,
+      commit: mergeBase,
+      ref: name,
+      why: `merge base of HEAD and ${name}: ${mergeBase.slice(0, 12)}`,
+    };
   }
   const dirty = git(cwd, ['status', '--porcelain', '--', 'spec', 'redocly.yaml']);
   if (dirty) {
-    return { skip: false, commit: head, ref: 'HEAD', why: `HEAD ${head.slice(0, 12)} (the merge base with ${name}; spec/ has uncommitted changes)` };
+    return {
+      skip: false,
+      commit: head,
+      ref: 'HEAD',
+      why: `HEAD ${head.slice(0, 12)} (the merge base with ${name}; spec/ has uncommitted changes)`,
+    };
   }
   const parent = git(cwd, ['rev-parse', '--verify', '--quiet', 'HEAD~1^{commit}']);
   if (parent) {
-    return { skip: false, commit: parent, ref: 'HEAD~1', why: `HEAD is the merge base with ${name} (a build of ${name} itself), so its parent HEAD~1: ${parent.slice(0, 12)}` };
+    return {
+      skip: false,
+      commit: parent,
+      ref: 'HEAD~1',
+      why: `HEAD is the merge base with ${name} (a build of ${name} itself), so its parent HEAD~1: ${parent.slice(0, 12)}`,
+    };
   }
-  if (shallow) throw new Error(`breaking: HEAD is the merge base with ${name} and its parent is not in this clone.${hint}`);
-  return { skip: true, why: `HEAD ${head.slice(0, 12)} is the first commit of the repository: there is no older description to compare with` };
+  if (shallow)
+    throw new Error(`breaking: HEAD is the merge base with ${name} and its parent is not in this clone.${hint}`);
+  return {
+    skip: true,
+    why: `HEAD ${head.slice(0, 12)} is the first commit of the repository: there is no older description to compare with`,
+  };
 }
 
 /**
@@ -78,7 +99,10 @@ export function resolveBase({ cwd, ref }) {
 export function baseFromCommandLine(command, usage, defaultRepo, argv) {
   let args;
   try {
-    args = parseCommandLine({ options: { base: { type: 'string' }, repo: { type: 'string' }, 'if-history': { type: 'boolean' } } }, argv).values;
+    args = parseCommandLine(
+      { options: { base: { type: 'string' }, repo: { type: 'string' }, 'if-history': { type: 'boolean' } } },
+      argv,
+    ).values;
   } catch (e) {
     console.error(`${command}: ${e.message}\n${usage}`);
     return { exit: 2 };

@@ -1,8 +1,9 @@
 // The operation index: for every operationId, where everything about it lives (the source YAML,
 // the explorer, the client, the contract test). scripts/operations.mjs writes it as
 // dist/operations.json and docs/operations.md.
-import ts from 'typescript';
+
 import { operations, serverBasePath } from '@svc/oas';
+import ts from 'typescript';
 
 /**
  * One operation of the index. Files are relative to the repository root; lines are 1-based.
@@ -59,9 +60,12 @@ export function clientSurface(files) {
       for (const member of node.members) {
         if (!member.name) continue;
         const name = member.name.getText(sf);
-        const doc = (ts.getLeadingCommentRanges(text, member.getFullStart()) ?? []).map((r) => text.slice(r.pos, r.end)).join('\n');
+        const doc = (ts.getLeadingCommentRanges(text, member.getFullStart()) ?? [])
+          .map((r) => text.slice(r.pos, r.end))
+          .join('\n');
         const known = methods.find((m) => m.api === api && m.name === name);
-        if (known) known.doc += doc; // an overload
+        if (known)
+          known.doc += doc; // an overload
         else methods.push({ api, name, doc, file, line: line(sf, member) });
       }
     });
@@ -97,14 +101,20 @@ export function contractTests(files) {
     const covers = [];
     walk(sf, (node) => {
       if (!ts.isCallExpression(node) || !node.arguments.length || !ts.isStringLiteral(node.arguments[0])) return;
-      const callee = ts.isPropertyAccessExpression(node.expression) ? node.expression.name.text : ts.isIdentifier(node.expression) ? node.expression.text : '';
+      const callee = ts.isPropertyAccessExpression(node.expression)
+        ? node.expression.name.text
+        : ts.isIdentifier(node.expression)
+          ? node.expression.text
+          : '';
       if (callee === 'contract' && api === undefined) api = node.arguments[0].text;
       if (callee === 'cover') covers.push(node);
     });
     for (const call of covers) {
       let test = call.parent;
-      while (test && !(ts.isCallExpression(test) && ts.isIdentifier(test.expression) && test.expression.text === 'it')) test = test.parent;
-      const title = test && test.arguments[0] && ts.isStringLiteralLike(test.arguments[0]) ? test.arguments[0].text : '';
+      while (test && !(ts.isCallExpression(test) && ts.isIdentifier(test.expression) && test.expression.text === 'it'))
+        test = test.parent;
+      const title =
+        test && test.arguments[0] && ts.isStringLiteralLike(test.arguments[0]) ? test.arguments[0].text : '';
       out.push({ api, operationId: call.arguments[0].text, title, file, line: line(sf, test ?? call) });
     }
   }
@@ -140,7 +150,10 @@ export function operationIndex({ apis, source, clientFiles, testFiles }) {
       }
       const tag = o.operation.tags?.[0] ?? 'default';
       const covering = tests.filter((t) => t.api === api && t.operationId === o.operationId);
-      if (!covering.length) problems.push(`${api}: ${o.operationId} has no contract test (no cover('${o.operationId}') in a suite of contract('${api}'))`);
+      if (!covering.length)
+        problems.push(
+          `${api}: ${o.operationId} has no contract test (no cover('${o.operationId}') in a suite of contract('${api}'))`,
+        );
       entries.push({
         api,
         operationId: o.operationId,
@@ -151,15 +164,24 @@ export function operationIndex({ apis, source, clientFiles, testFiles }) {
         tag,
         source: source(api, ['paths', o.path, o.method, 'operationId']),
         explorer: explorerLink(api, tag, o.operationId),
-        client: { factory: factory.name, file: factory.file, line: factory.line, call: `.${o.method.toUpperCase()}('${o.path}')` },
-        clientMethods: mentions.filter((m) => m.ids.has(o.operationId)).map(({ method: { name, file, line } }) => ({ name, file, line })),
+        client: {
+          factory: factory.name,
+          file: factory.file,
+          line: factory.line,
+          call: `.${o.method.toUpperCase()}('${o.path}')`,
+        },
+        clientMethods: mentions
+          .filter((m) => m.ids.has(o.operationId))
+          .map(({ method: { name, file, line } }) => ({ name, file, line })),
         contractTests: covering.map(({ title, file, line }) => ({ title, file, line })),
       });
     }
   }
   for (const t of tests) {
     if (!entries.some((e) => e.api === t.api && e.operationId === t.operationId)) {
-      problems.push(`${t.file}:${t.line}: cover('${t.operationId}') names no operation of ${t.api === undefined ? 'a contract(...) suite' : `dist/${t.api}.json`}`);
+      problems.push(
+        `${t.file}:${t.line}: cover('${t.operationId}') names no operation of ${t.api === undefined ? 'a contract(...) suite' : `dist/${t.api}.json`}`,
+      );
     }
   }
   return { entries, problems };
@@ -185,10 +207,20 @@ export function toMarkdown(entries, explorerOrigin) {
   ];
   for (const api of [...new Set(entries.map((e) => e.api))]) {
     const rows = entries.filter((e) => e.api === api);
-    lines.push('', `## ${api} (\`${rows[0].basePath}\`)`, '', '| operationId | method and path | tag | source | explorer | client | contract test |', '|---|---|---|---|---|---|---|');
+    lines.push(
+      '',
+      `## ${api} (\`${rows[0].basePath}\`)`,
+      '',
+      '| operationId | method and path | tag | source | explorer | client | contract test |',
+      '|---|---|---|---|---|---|---|',
+    );
     for (const e of rows) {
-      const call = e.client.factory ? `${link(`${e.client.factory}()`, e.client.file, e.client.line)}\`${cell(e.client.call)}\`` : '';
-      const client = [call, ...e.clientMethods.map((m) => link(`${m.name}()`, m.file, m.line))].filter(Boolean).join('<br>');
+      const call = e.client.factory
+        ? `${link(`${e.client.factory}()`, e.client.file, e.client.line)}\`${cell(e.client.call)}\``
+        : '';
+      const client = [call, ...e.clientMethods.map((m) => link(`${m.name}()`, m.file, m.line))]
+        .filter(Boolean)
+        .join('<br>');
       const tests = e.contractTests.map((t) => link(t.title || t.file, t.file, t.line)).join('<br>');
       lines.push(
         `| \`${e.operationId}\` | \`${e.method} ${cell(e.path)}\`<br>${cell(e.summary)} | ${cell(e.tag)} | ${link(`${e.source.file}:${e.source.line}`, e.source.file, e.source.line)} | [open](${explorerOrigin}${e.explorer}) | ${client} | ${tests} |`,

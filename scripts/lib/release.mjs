@@ -51,7 +51,13 @@ export function publishablePackages(repo) {
     .map(({ name, dir, version }) => ({ name, dir, version }));
 }
 
-const git = (repo, args) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+const git = (repo, args) =>
+  execFileSync('git', args, {
+    cwd: repo,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
 
 /**
  * Files that differ between the commit `base` and the working tree: committed, staged, unstaged
@@ -90,7 +96,12 @@ export function versionAt(repo, base, dir) {
 export function pendingChangesets(repo) {
   const dir = join(repo, '.changeset');
   if (!existsSync(dir)) return [];
-  return addedChangesets(repo, readdirSync(dir).sort().map((f) => `.changeset/${f}`));
+  return addedChangesets(
+    repo,
+    readdirSync(dir)
+      .sort()
+      .map((f) => `.changeset/${f}`),
+  );
 }
 
 /**
@@ -109,7 +120,9 @@ export function addedChangesets(repo, files) {
         const { summary, releases } = parseChangeset(readFileSync(join(repo, file), 'utf8'));
         return { file, summary, releases };
       } catch (e) {
-        throw new Error(`${file} is not a changeset (front matter of "package": major|minor|patch lines, then a summary): ${e.message.split('\n')[0]}`);
+        throw new Error(
+          `${file} is not a changeset (front matter of "package": major|minor|patch lines, then a summary): ${e.message.split('\n')[0]}`,
+        );
       }
     });
 }
@@ -132,20 +145,34 @@ export function missingChangesets({ files, packages, changesets, released = new 
   const named = new Set(changesets.flatMap((c) => c.releases.filter((r) => r.type !== 'none').map((r) => r.name)));
   for (const c of changesets) {
     for (const r of c.releases) {
-      if (!packages.some((p) => p.name === r.name)) problems.push({ unit: c.file, needs: r.name, problem: `names "${r.name}", which is not a published package of this repository (${packages.map((p) => p.name).join(', ') || 'none'})` });
+      if (!packages.some((p) => p.name === r.name))
+        problems.push({
+          unit: c.file,
+          needs: r.name,
+          problem: `names "${r.name}", which is not a published package of this repository (${packages.map((p) => p.name).join(', ') || 'none'})`,
+        });
     }
-    if (!c.summary.trim()) problems.push({ unit: c.file, needs: '', problem: 'has no summary: say what changed for users of the package' });
+    if (!c.summary.trim())
+      problems.push({ unit: c.file, needs: '', problem: 'has no summary: say what changed for users of the package' });
   }
   for (const pkg of packages) {
     if (released.has(pkg.name)) continue;
     const shipped = files.filter((f) => f.startsWith(`${pkg.dir}/`) && !UNSHIPPED.test(f.slice(pkg.dir.length + 1)));
     if (shipped.length && !named.has(pkg.name)) {
-      problems.push({ unit: pkg.name, needs: pkg.name, problem: `changed (${shipped.slice(0, 3).join(', ')}${shipped.length > 3 ? `, +${shipped.length - 3}` : ''}) without a changeset that names it` });
+      problems.push({
+        unit: pkg.name,
+        needs: pkg.name,
+        problem: `changed (${shipped.slice(0, 3).join(', ')}${shipped.length > 3 ? `, +${shipped.length - 3}` : ''}) without a changeset that names it`,
+      });
     }
   }
   const spec = files.filter((f) => f.startsWith('spec/') || f === 'redocly.yaml');
   if (spec.length && !named.has(SPEC_PACKAGE) && !released.has(SPEC_PACKAGE)) {
-    problems.push({ unit: 'spec/', needs: SPEC_PACKAGE, problem: `changed (${spec.slice(0, 3).join(', ')}${spec.length > 3 ? `, +${spec.length - 3}` : ''}) without a changeset that names ${SPEC_PACKAGE}, whose types are generated from it` });
+    problems.push({
+      unit: 'spec/',
+      needs: SPEC_PACKAGE,
+      problem: `changed (${spec.slice(0, 3).join(', ')}${spec.length > 3 ? `, +${spec.length - 3}` : ''}) without a changeset that names ${SPEC_PACKAGE}, whose types are generated from it`,
+    });
   }
   return problems;
 }
@@ -175,8 +202,12 @@ export function isSemver(v) {
  * @throws {Error} when either is not semver (`MAJOR.MINOR.PATCH`)
  */
 export function bumpOf(before, after) {
-  for (const v of [before, after]) if (!isSemver(v)) throw new Error(`info.version "${v}" is not semver (MAJOR.MINOR.PATCH, e.g. 3.1.0)`);
+  for (const v of [before, after])
+    if (!isSemver(v)) throw new Error(`info.version "${v}" is not semver (MAJOR.MINOR.PATCH, e.g. 3.1.0)`);
   if (semver.eq(before, after)) return 'none';
   if (semver.lt(after, before)) return 'lower';
-  return semver.diff(before, after).replace(/^pre(?!release)/, '').replace('prerelease', 'patch');
+  return semver
+    .diff(before, after)
+    .replace(/^pre(?!release)/, '')
+    .replace('prerelease', 'patch');
 }

@@ -4,7 +4,7 @@
 // those listed in the root, so every bundle path has one walk through the sources.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { LineCounter, isMap, isSeq, isScalar, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 
 const cache = new Map();
 
@@ -19,7 +19,7 @@ function load(file) {
   return entry;
 }
 
-const unescape = (s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~');
+const unescapePointer = (s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~');
 
 function child(node, key) {
   if (isMap(node)) {
@@ -41,7 +41,7 @@ function follow(file, node) {
     const [target, fragment = ''] = ref.value.value.split('#');
     if (target) file = resolve(dirname(file), target);
     node = load(file).doc.contents;
-    for (const seg of fragment.split('/').filter(Boolean)) node = child(node, unescape(seg))?.value;
+    for (const seg of fragment.split('/').filter(Boolean)) node = child(node, unescapePointer(seg))?.value;
   }
   return { file, node };
 }

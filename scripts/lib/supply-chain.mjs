@@ -8,8 +8,18 @@ import semver from 'semver';
  * @type {{ name: string, fixed: string, advisory: string, via: string }[]}
  */
 export const FLOORS = [
-  { name: 'lodash', fixed: '4.18.0', advisory: 'GHSA-r5fr-rjxr-66jc (high: code injection via _.template)', via: 'Prism > @stoplight/http-spec > postman-collection' },
-  { name: 'uuid', fixed: '11.1.1', advisory: 'GHSA-w5hq-g745-h8pq (moderate: missing buffer bounds check)', via: 'Prism > @stoplight/http-spec > postman-collection' },
+  {
+    name: 'lodash',
+    fixed: '4.18.0',
+    advisory: 'GHSA-r5fr-rjxr-66jc (high: code injection via _.template)',
+    via: 'Prism > @stoplight/http-spec > postman-collection',
+  },
+  {
+    name: 'uuid',
+    fixed: '11.1.1',
+    advisory: 'GHSA-w5hq-g745-h8pq (moderate: missing buffer bounds check)',
+    via: 'Prism > @stoplight/http-spec > postman-collection',
+  },
 ];
 
 /**
@@ -28,7 +38,8 @@ export function belowFloor(lock, floors = FLOORS) {
     for (const f of floors) {
       if (!path.endsWith(`node_modules/${f.name}`) || !entry?.version) continue;
       const version = semver.valid(entry.version);
-      if (!version || semver.lt(version, f.fixed)) out.push({ path, version: entry.version, fixed: f.fixed, advisory: f.advisory });
+      if (!version || semver.lt(version, f.fixed))
+        out.push({ path, version: entry.version, fixed: f.fixed, advisory: f.advisory });
     }
   }
   return out;
@@ -46,7 +57,10 @@ export function auditVerdict({ stdout, stderr, status }, level = 'high') {
   try {
     report = JSON.parse(stdout);
   } catch {
-    const line = String(stderr).split('\n').find((l) => /npm error|ERR!/.test(l)) ?? `exit ${status}, no JSON report`;
+    const line =
+      String(stderr)
+        .split('\n')
+        .find((l) => /npm error|ERR!/.test(l)) ?? `exit ${status}, no JSON report`;
     return { checked: false, reason: line.replace(/^npm (error|ERR!)\s*/, '') };
   }
   const counts = report?.metadata?.vulnerabilities;

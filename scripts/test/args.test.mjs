@@ -3,7 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { integer, parseCommandLine, port, UsageError } from '../lib/args.mjs';
 
-const spec = { options: { port: { type: 'string', default: '8080', check: port }, runs: { type: 'string', check: integer(1) }, quiet: { type: 'boolean' } } };
+const spec = {
+  options: {
+    port: { type: 'string', default: '8080', check: port },
+    runs: { type: 'string', check: integer(1) },
+    quiet: { type: 'boolean' },
+  },
+};
 
 describe('parseCommandLine', () => {
   it.each([
@@ -41,7 +47,9 @@ describe('parseCommandLine', () => {
   });
 
   it('checks defaults too (a port from the environment)', () => {
-    expect(() => parseCommandLine({ options: { port: { type: 'string', default: 'eighty', check: port } } }, [])).toThrow(/--port must be a port number/);
+    expect(() =>
+      parseCommandLine({ options: { port: { type: 'string', default: 'eighty', check: port } } }, []),
+    ).toThrow(/--port must be a port number/);
   });
 });
 

@@ -9,7 +9,9 @@ import { resolveBase } from '../lib/git-base.mjs';
 
 const SCRIPT = fileURLToPath(new URL('../breaking.mjs', import.meta.url));
 const dirs = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 function tempDir() {
   const d = mkdtempSync(join(tmpdir(), 'breaking-test-'));
@@ -18,7 +20,11 @@ function tempDir() {
 }
 
 const git = (cwd, ...args) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.test', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', stdio: 'pipe' }).trim();
+  execFileSync(
+    'git',
+    ['-c', 'user.name=t', '-c', 'user.email=t@example.test', '-c', 'init.defaultBranch=main', ...args],
+    { cwd, encoding: 'utf8', stdio: 'pipe' },
+  ).trim();
 
 /** A one-API description whose image has the given status properties. */
 function spec(statusProps, version = '1.0.0') {
@@ -33,7 +39,10 @@ function spec(statusProps, version = '1.0.0') {
           summary: 'Get an image',
           parameters: [{ name: 'uuid', in: 'path', required: true, schema: { type: 'string' } }],
           responses: {
-            200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: statusProps } } } },
+            200: {
+              description: 'ok',
+              content: { 'application/json': { schema: { type: 'object', properties: statusProps } } },
+            },
           },
         },
       },
@@ -47,14 +56,20 @@ function repo() {
   git(dir, 'init', '-q');
   writeFileSync(join(dir, 'redocly.yaml'), stringify({ apis: { a: { root: 'spec/a/openapi.yaml' } } }));
   mkdirSync(join(dir, 'spec', 'a'), { recursive: true });
-  writeFileSync(join(dir, 'spec', 'a', 'openapi.yaml'), stringify(spec({ state: { type: 'string' }, size: { type: 'integer' } })));
+  writeFileSync(
+    join(dir, 'spec', 'a', 'openapi.yaml'),
+    stringify(spec({ state: { type: 'string' }, size: { type: 'integer' } })),
+  );
   git(dir, 'add', '.');
   git(dir, 'commit', '-q', '-m', 'first');
   return dir;
 }
 
 function run(dir, ...args) {
-  const r = spawnSync(process.execPath, [SCRIPT, '--repo', dir, ...args], { encoding: 'utf8', env: { ...process.env, BREAKING_BASE: '' } });
+  const r = spawnSync(process.execPath, [SCRIPT, '--repo', dir, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, BREAKING_BASE: '' },
+  });
   return { code: r.status, out: r.stdout + r.stderr };
 }
 
@@ -106,7 +121,9 @@ describe('node scripts/breaking.mjs', () => {
     const r = run(dir);
     expect(r.code, r.out).toBe(1);
     expect(r.out).toMatch(/comparing the working tree with merge base of HEAD and main/);
-    expect(r.out).toMatch(/BREAKING response-field-removed {2}GET \/images\/\{uuid\} \(images_get\) {2}response 200 application\/json: size/);
+    expect(r.out).toMatch(
+      /BREAKING response-field-removed {2}GET \/images\/\{uuid\} \(images_get\) {2}response 200 application\/json: size/,
+    );
   }, 60_000);
 
   it('passes a breaking change that carries the major bump and a changeset saying what breaks', () => {
@@ -118,7 +135,10 @@ describe('node scripts/breaking.mjs', () => {
     expect(failed.code, failed.out).toBe(1);
     expect(failed.out).toMatch(/BREAKING without a changeset/);
     mkdirSync(join(dir, '.changeset'));
-    writeFileSync(join(dir, '.changeset', 'drop-size.md'), '---\n"@svc/client": major\n---\n\na: `size` is no longer returned by GET /images/{uuid}.\n');
+    writeFileSync(
+      join(dir, '.changeset', 'drop-size.md'),
+      '---\n"@svc/client": major\n---\n\na: `size` is no longer returned by GET /images/{uuid}.\n',
+    );
     git(dir, 'add', '.');
     git(dir, 'commit', '-q', '-m', 'changeset');
     const r = run(dir);
@@ -129,10 +149,15 @@ describe('node scripts/breaking.mjs', () => {
 
   it('passes an additive change, uncommitted on main, and says what it compared', () => {
     const dir = repo();
-    writeFileSync(join(dir, 'spec', 'a', 'openapi.yaml'), stringify(spec({ state: { type: 'string' }, size: { type: 'integer' }, owner: { type: 'string' } })));
+    writeFileSync(
+      join(dir, 'spec', 'a', 'openapi.yaml'),
+      stringify(spec({ state: { type: 'string' }, size: { type: 'integer' }, owner: { type: 'string' } })),
+    );
     const r = run(dir);
     expect(r.code, r.out).toBe(0);
-    expect(r.out).toMatch(/comparing the working tree with HEAD [0-9a-f]{12} \(the merge base with main; spec\/ has uncommitted changes\)/);
+    expect(r.out).toMatch(
+      /comparing the working tree with HEAD [0-9a-f]{12} \(the merge base with main; spec\/ has uncommitted changes\)/,
+    );
     expect(r.out).toMatch(/a: 0 breaking change\(s\), 0 addition\(s\)/);
     expect(r.out).toMatch(/expects a patch bump of info\.version/);
   }, 60_000);

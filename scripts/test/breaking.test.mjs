@@ -13,7 +13,10 @@ function base() {
           operationId: 'images_get',
           parameters: [{ name: 'expand', in: 'query', schema: { type: 'string', enum: ['spec', 'status'] } }],
           responses: {
-            200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Image' } } } },
+            200: {
+              description: 'ok',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Image' } } },
+            },
             default: { description: 'error' },
           },
         },
@@ -24,14 +27,29 @@ function base() {
           requestBody: {
             content: {
               'application/json': {
-                schema: { type: 'object', required: ['kind'], properties: { kind: { type: 'string', enum: ['image'] }, length: { type: 'integer' }, filter: { type: 'string' } } },
+                schema: {
+                  type: 'object',
+                  required: ['kind'],
+                  properties: {
+                    kind: { type: 'string', enum: ['image'] },
+                    length: { type: 'integer' },
+                    filter: { type: 'string' },
+                  },
+                },
               },
             },
           },
           responses: {
             200: {
               description: 'ok',
-              content: { 'application/json': { schema: { type: 'object', properties: { entities: { type: 'array', items: { $ref: '#/components/schemas/Image' } } } } } },
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: { entities: { type: 'array', items: { $ref: '#/components/schemas/Image' } } },
+                  },
+                },
+              },
             },
           },
         },
@@ -48,13 +66,21 @@ function base() {
               properties: {
                 status: {
                   type: 'object',
-                  properties: { state: { type: 'string', enum: ['PENDING', 'COMPLETE', 'ERROR'] }, size_bytes: { type: 'integer', format: 'int64' } },
+                  properties: {
+                    state: { type: 'string', enum: ['PENDING', 'COMPLETE', 'ERROR'] },
+                    size_bytes: { type: 'integer', format: 'int64' },
+                  },
                 },
               },
             },
           ],
         },
-        Entity: { type: 'object', properties: { metadata: { type: 'object', properties: { uuid: { type: 'string' }, name: { type: ['string', 'null'] } } } } },
+        Entity: {
+          type: 'object',
+          properties: {
+            metadata: { type: 'object', properties: { uuid: { type: 'string' }, name: { type: ['string', 'null'] } } },
+          },
+        },
       },
     },
   };
@@ -149,7 +175,9 @@ describe('breakingChanges', () => {
       given: changed((doc) => {
         listBody(doc).properties.filter.type = 'object';
       }),
-      want: [{ rule: 'request-field-retyped', where: 'request application/json: filter', says: 'from string to object' }],
+      want: [
+        { rule: 'request-field-retyped', where: 'request application/json: filter', says: 'from string to object' },
+      ],
     },
     {
       name: 'a response field removed (through $ref and allOf, in a get and in a list)',
@@ -167,7 +195,11 @@ describe('breakingChanges', () => {
         doc.components.schemas.Entity.properties.metadata.properties.uuid.type = ['string', 'null'];
       }),
       want: [
-        { rule: 'response-field-retyped', where: 'response 200 application/json: metadata.uuid', says: 'do not expect a null' },
+        {
+          rule: 'response-field-retyped',
+          where: 'response 200 application/json: metadata.uuid',
+          says: 'do not expect a null',
+        },
         { rule: 'response-field-retyped', where: 'response 200 application/json: entities[].metadata.uuid' },
       ],
     },
@@ -207,7 +239,10 @@ describe('breakingChanges', () => {
 
   it('survives a recursive schema', () => {
     const doc = changed((d) => {
-      d.components.schemas.Entity.properties.children = { type: 'array', items: { $ref: '#/components/schemas/Entity' } };
+      d.components.schemas.Entity.properties.children = {
+        type: 'array',
+        items: { $ref: '#/components/schemas/Entity' },
+      };
     });
     expect(breakingChanges(doc, structuredClone(doc))).toEqual([]);
   });
@@ -220,15 +255,28 @@ describe('breakingChanges', () => {
 describe('additions', () => {
   it.each([
     ['nothing', () => {}, []],
-    ['an operation', (doc) => (doc.paths['/tasks/{uuid}'] = { get: { operationId: 'tasks_get', responses: { 200: { description: 'ok' } } } }), ['operation GET /tasks/{uuid}']],
-    ['a parameter and a response', (doc) => {
-      getOp(doc).parameters.push({ name: 'page', in: 'query', schema: { type: 'integer' } });
-      getOp(doc).responses[404] = { description: 'missing' };
-    }, ['GET /images/{uuid}: parameter query page', 'GET /images/{uuid}: response 404']],
-    ['a property (also where allOf brings it in) and a component schema', (doc) => {
-      doc.components.schemas.Entity.properties.owner = { type: 'string' };
-      doc.components.schemas.Kind = { type: 'string', enum: ['image'] };
-    }, ['schema Image: property owner', 'schema Entity: property owner', 'schema Kind']],
+    [
+      'an operation',
+      (doc) =>
+        (doc.paths['/tasks/{uuid}'] = { get: { operationId: 'tasks_get', responses: { 200: { description: 'ok' } } } }),
+      ['operation GET /tasks/{uuid}'],
+    ],
+    [
+      'a parameter and a response',
+      (doc) => {
+        getOp(doc).parameters.push({ name: 'page', in: 'query', schema: { type: 'integer' } });
+        getOp(doc).responses[404] = { description: 'missing' };
+      },
+      ['GET /images/{uuid}: parameter query page', 'GET /images/{uuid}: response 404'],
+    ],
+    [
+      'a property (also where allOf brings it in) and a component schema',
+      (doc) => {
+        doc.components.schemas.Entity.properties.owner = { type: 'string' };
+        doc.components.schemas.Kind = { type: 'string', enum: ['image'] };
+      },
+      ['schema Image: property owner', 'schema Entity: property owner', 'schema Kind'],
+    ],
     ['a removal is not an addition', (doc) => delete doc.paths['/images/list'], []],
   ])('%s', (_title, edit, want) => expect(additions(base(), changed(edit))).toEqual(want));
 });
@@ -241,15 +289,69 @@ describe('verdict: the bump npm run breaking expects, and when a breaking change
   };
   it.each([
     ['unchanged: no bump expected', () => {}, [], true, /t: 0 breaking change\(s\), 0 addition\(s\)$/m, /expects/],
-    ['an addition expects minor', (doc) => (doc.components.schemas.Entity.properties.owner = { type: 'string' }), [], true, /expects a minor bump of info\.version \(1\.0\.0 -> 1\.0\.0: none\)/],
-    ['a description change expects patch', (doc) => (getOp(doc).description = 'more words'), [], true, /expects a patch bump/],
-    ['breaking without bump or changeset fails', dropState('1.0.0'), [], false, /BREAKING without a major bump of info\.version in spec\/t \(now 1\.0\.0 -> 1\.0\.0\) and a changeset/],
-    ['breaking with a minor bump fails', dropState('1.1.0'), [major('t: Image.status.state removed')], false, /BREAKING without a major bump/],
-    ['breaking with the major bump but no changeset fails', dropState('2.0.0'), [], false, /BREAKING without a changeset \("@svc\/client": major\) whose summary names "t"/],
-    ['a changeset that does not name the API does not count', dropState('2.0.0'), [major('Breaks things.')], false, /BREAKING without a changeset/],
-    ['a minor changeset does not count', dropState('2.0.0'), [{ ...major('t: state removed'), releases: [{ name: '@svc/client', type: 'minor' }] }], false, /BREAKING without a changeset/],
-    ['breaking with the major bump and a changeset naming the API passes', dropState('2.0.0'), [major('t: `Image.status.state` is removed.')], true, /expects a major bump of info\.version \(1\.0\.0 -> 2\.0\.0: major\)[\s\S]*released as 1\.0\.0 -> 2\.0\.0, described in \.changeset\/x\.md/],
-    ['info.version that is not semver fails', (doc) => (doc.info.version = '2.0'), [], false, /info\.version "2\.0" is not semver/],
+    [
+      'an addition expects minor',
+      (doc) => (doc.components.schemas.Entity.properties.owner = { type: 'string' }),
+      [],
+      true,
+      /expects a minor bump of info\.version \(1\.0\.0 -> 1\.0\.0: none\)/,
+    ],
+    [
+      'a description change expects patch',
+      (doc) => (getOp(doc).description = 'more words'),
+      [],
+      true,
+      /expects a patch bump/,
+    ],
+    [
+      'breaking without bump or changeset fails',
+      dropState('1.0.0'),
+      [],
+      false,
+      /BREAKING without a major bump of info\.version in spec\/t \(now 1\.0\.0 -> 1\.0\.0\) and a changeset/,
+    ],
+    [
+      'breaking with a minor bump fails',
+      dropState('1.1.0'),
+      [major('t: Image.status.state removed')],
+      false,
+      /BREAKING without a major bump/,
+    ],
+    [
+      'breaking with the major bump but no changeset fails',
+      dropState('2.0.0'),
+      [],
+      false,
+      /BREAKING without a changeset \("@svc\/client": major\) whose summary names "t"/,
+    ],
+    [
+      'a changeset that does not name the API does not count',
+      dropState('2.0.0'),
+      [major('Breaks things.')],
+      false,
+      /BREAKING without a changeset/,
+    ],
+    [
+      'a minor changeset does not count',
+      dropState('2.0.0'),
+      [{ ...major('t: state removed'), releases: [{ name: '@svc/client', type: 'minor' }] }],
+      false,
+      /BREAKING without a changeset/,
+    ],
+    [
+      'breaking with the major bump and a changeset naming the API passes',
+      dropState('2.0.0'),
+      [major('t: `Image.status.state` is removed.')],
+      true,
+      /expects a major bump of info\.version \(1\.0\.0 -> 2\.0\.0: major\)[\s\S]*released as 1\.0\.0 -> 2\.0\.0, described in \.changeset\/x\.md/,
+    ],
+    [
+      'info.version that is not semver fails',
+      (doc) => (doc.info.version = '2.0'),
+      [],
+      false,
+      /info\.version "2\.0" is not semver/,
+    ],
   ])('%s', (_title, edit, changesets, ok, line, absent) => {
     const v = verdict('t', base(), changed(edit), changesets);
     expect(v.ok, v.lines.join('\n')).toBe(ok);

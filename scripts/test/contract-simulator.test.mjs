@@ -1,14 +1,14 @@
 // `npm run contract` against the local svc: zero violations over every API with entities in
 // place, and a simulator made to answer one field wrongly is reported by operation and field.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '@svc/simulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const SCRIPT = fileURLToPath(new URL('../contract.mjs', import.meta.url));
 const PASSWORD = 'contract-sim-S3cret';
@@ -21,21 +21,35 @@ async function simulator(options = {}) {
   dirs.push(dataDir);
   const sim = await startSimulator({ port: 0, dataDir, password: PASSWORD, taskSeconds: 0, http: true, ...options });
   sims.push(sim);
-  const headers = { authorization: `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`, 'content-type': 'application/json' };
+  const headers = {
+    authorization: `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`,
+    'content-type': 'application/json',
+  };
   // node:https trusts the simulator's own certificate (fetch has no per-call CA option)
   const post = (path, body) =>
     new Promise((resolve, reject) => {
-      const req = (sim.ca ? httpsRequest : httpRequest)(`${sim.url}${path}`, { method: 'POST', headers, ca: sim.ca }, (res) => {
-        let text = '';
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve(JSON.parse(text)));
-      });
+      const req = (sim.ca ? httpsRequest : httpRequest)(
+        `${sim.url}${path}`,
+        { method: 'POST', headers, ca: sim.ca },
+        (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () => resolve(JSON.parse(text)));
+        },
+      );
       req.on('error', reject);
       req.end(JSON.stringify(body));
     });
-  await post('/api/svc/v3/images', { api_version: '3.1.0', metadata: { kind: 'image' }, spec: { name: 'contract-image', resources: { image_type: 'DISK_IMAGE' } } });
-  const cluster = (await post('/api/svc/v3/clusters/list', { kind: 'cluster', filter: 'name==cluster-01' })).entities[0].metadata.uuid;
-  const [infra, client] = (await post('/api/svc/v3/subnets/list', { kind: 'subnet' })).entities.map((s) => s.metadata.uuid);
+  await post('/api/svc/v3/images', {
+    api_version: '3.1.0',
+    metadata: { kind: 'image' },
+    spec: { name: 'contract-image', resources: { image_type: 'DISK_IMAGE' } },
+  });
+  const cluster = (await post('/api/svc/v3/clusters/list', { kind: 'cluster', filter: 'name==cluster-01' })).entities[0]
+    .metadata.uuid;
+  const [infra, client] = (await post('/api/svc/v3/subnets/list', { kind: 'subnet' })).entities.map(
+    (s) => s.metadata.uuid,
+  );
   await post('/oss/api/svc/v3/objectstores', {
     api_version: '3.0',
     metadata: { kind: 'objectstore' },
@@ -56,7 +70,10 @@ async function simulator(options = {}) {
 
 function run(args) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SCRIPT, ...args], { env: { ...process.env, SVC_PASSWORD: PASSWORD }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [SCRIPT, ...args], {
+      env: { ...process.env, SVC_PASSWORD: PASSWORD },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (out += c));
@@ -86,7 +103,9 @@ describe('npm run contract against the simulator', () => {
 
   it('reports the one field a simulator answers wrongly', async () => {
     // api_version as a number where the spec says string, in GET /images/{uuid} only
-    const wrong = await simulator({ tamper: (api, operationId, status, body) => (operationId === 'images_get' ? { ...body, api_version: 3.1 } : body) });
+    const wrong = await simulator({
+      tamper: (api, operationId, status, body) => (operationId === 'images_get' ? { ...body, api_version: 3.1 } : body),
+    });
     const { code, out } = await run(['--target', wrong.url, '--user', 'admin', '--api', 'central']);
     expect(code, out).toBe(1);
     expect(out).toMatch(/central images_get GET \/images\/\{uuid\} -> 500: 1 violation\(s\)/);

@@ -4,9 +4,9 @@ import { createServer } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apis } from '@svc/oas/apis';
 import { serverBasePath } from '@svc/oas';
+import { apis } from '@svc/oas/apis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOnlyOperations, violationsOf } from '../lib/contract-live.mjs';
 
 const SCRIPT = fileURLToPath(new URL('../contract.mjs', import.meta.url));
@@ -16,7 +16,15 @@ const base = serverBasePath(doc.servers[0].url);
 const USER = 'auditor';
 const PASSWORD = 'n0t-printed-S3cret';
 
-const deref = (v) => (v?.$ref ? deref(v.$ref.slice(2).split('/').reduce((n, k) => n?.[k], doc)) : v);
+const deref = (v) =>
+  v?.$ref
+    ? deref(
+        v.$ref
+          .slice(2)
+          .split('/')
+          .reduce((n, k) => n?.[k], doc),
+      )
+    : v;
 
 /** The first example of an operation's 2xx JSON response, from the bundle. */
 function successExample(op) {
@@ -53,7 +61,10 @@ function fakeServer(tls) {
 
 function run(args, env = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SCRIPT, ...args], { env: { ...process.env, SVC_PASSWORD: PASSWORD, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [SCRIPT, ...args], {
+      env: { ...process.env, SVC_PASSWORD: PASSWORD, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (out += c));
@@ -64,8 +75,11 @@ function run(args, env = {}) {
 describe('readOnlyOperations', () => {
   it('keeps lists, gets and polls, drops changes and the binary download', () => {
     const ids = readOnlyOperations(doc).map((o) => o.operationId);
-    expect(ids).toEqual(expect.arrayContaining(['images_list', 'images_get', 'tasks_poll', 'tasks_get', 'clusters_list']));
-    for (const id of ['images_create', 'images_update', 'images_delete', 'images_upload_file', 'images_download_file']) expect(ids).not.toContain(id);
+    expect(ids).toEqual(
+      expect.arrayContaining(['images_list', 'images_get', 'tasks_poll', 'tasks_get', 'clusters_list']),
+    );
+    for (const id of ['images_create', 'images_update', 'images_delete', 'images_upload_file', 'images_download_file'])
+      expect(ids).not.toContain(id);
     // lists first: they yield the identifiers the gets use
     expect(ids.indexOf('images_list')).toBeLessThan(ids.indexOf('images_get'));
   });
@@ -73,9 +87,11 @@ describe('readOnlyOperations', () => {
 
 describe('violationsOf', () => {
   it('names where and which field', () => {
-    expect(violationsOf([{ location: ['response', 'body', 'metadata', 'uuid'], severity: 'Error', message: 'must be string' }])).toEqual([
-      { where: 'response', field: 'body metadata.uuid', message: 'must be string', severity: 'Error' },
-    ]);
+    expect(
+      violationsOf([
+        { location: ['response', 'body', 'metadata', 'uuid'], severity: 'Error', message: 'must be string' },
+      ]),
+    ).toEqual([{ where: 'response', field: 'body metadata.uuid', message: 'must be string', severity: 'Error' }]);
   });
 });
 
@@ -115,8 +131,12 @@ describe('npm run contract', () => {
   });
 
   it('refuses a target with a path or credentials, naming the option', async () => {
-    expect((await run(['--target', `${origin}/api/svc/v3`, '--user', USER])).out).toMatch(/--target is the origin only/);
-    expect((await run(['--target', `http://u:p@127.0.0.1:1`, '--user', USER])).out).toMatch(/--target must not carry credentials/);
+    expect((await run(['--target', `${origin}/api/svc/v3`, '--user', USER])).out).toMatch(
+      /--target is the origin only/,
+    );
+    expect((await run(['--target', `http://u:p@127.0.0.1:1`, '--user', USER])).out).toMatch(
+      /--target must not carry credentials/,
+    );
     expect((await run(['--user', USER])).out).toMatch(/--target is required/);
   });
 });
@@ -126,7 +146,9 @@ describe('npm run contract against a self-signed HTTPS target', () => {
   let origin;
   beforeAll(async () => {
     // selfsigned, as the client package (which declares it) resolves it
-    const { generate } = createRequire(fileURLToPath(new URL('../../packages/client/package.json', import.meta.url)))('selfsigned');
+    const { generate } = createRequire(fileURLToPath(new URL('../../packages/client/package.json', import.meta.url)))(
+      'selfsigned',
+    );
     const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
       keyType: 'ec',
       algorithm: 'sha256',

@@ -1,13 +1,25 @@
 // End to end: `node scripts/dev.mjs` on a copy of the repository, saving spec files the way
 // editors do (a new file renamed over the old one), and checking what the author sees: a reload
 // after a good save, none after a bad one, and the rebuilt spec served to the explorer.
-import { spawn, execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { root } from '@svc/oas/apis';
 import { EVENTS_PATH } from '@svc/explorer';
+import { root } from '@svc/oas/apis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const copy = mkdtempSync(join(tmpdir(), 'svc-dev-loop-'));
 const objectsRoot = join(copy, 'spec', 'objects', 'openapi.yaml');
@@ -27,7 +39,8 @@ function save(file, text) {
 async function until(read, pattern, ms) {
   const started = Date.now();
   while (!pattern.test(read())) {
-    if (child?.exitCode !== null && child?.exitCode !== undefined) throw new Error(`dev exited with code ${child.exitCode} while waiting for ${pattern}:\n${output}`);
+    if (child?.exitCode !== null && child?.exitCode !== undefined)
+      throw new Error(`dev exited with code ${child.exitCode} while waiting for ${pattern}:\n${output}`);
     if (Date.now() - started > ms) throw new Error(`timed out waiting for ${pattern}; saw:\n${read()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -35,7 +48,12 @@ async function until(read, pattern, ms) {
 
 beforeAll(async () => {
   // The working tree's files that git tracks or would track, and the installed packages by link.
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter(Boolean);
   for (const file of files) {
     if (!existsSync(join(root, file))) continue; // deleted in the working tree
     mkdirSync(dirname(join(copy, file)), { recursive: true });
@@ -48,15 +66,22 @@ beforeAll(async () => {
     if (entry !== '@svc') symlinkSync(join(root, 'node_modules', entry), join(copy, 'node_modules', entry));
   }
   for (const name of readdirSync(join(root, 'node_modules', '@svc'))) {
-    symlinkSync(realpathSync(join(root, 'node_modules', '@svc', name)).replace(root, copy), join(copy, 'node_modules', '@svc', name));
+    symlinkSync(
+      realpathSync(join(root, 'node_modules', '@svc', name)).replace(root, copy),
+      join(copy, 'node_modules', '@svc', name),
+    );
   }
   // and each package's own node_modules (npm nests a version there that the root does not hold)
   for (const name of readdirSync(join(root, 'packages'))) {
     const own = join(root, 'packages', name, 'node_modules');
-    if (existsSync(own) && existsSync(join(copy, 'packages', name))) symlinkSync(own, join(copy, 'packages', name, 'node_modules'));
+    if (existsSync(own) && existsSync(join(copy, 'packages', name)))
+      symlinkSync(own, join(copy, 'packages', name, 'node_modules'));
   }
 
-  child = spawn(process.execPath, [join(copy, 'scripts', 'dev.mjs'), '--port', '0'], { cwd: copy, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [join(copy, 'scripts', 'dev.mjs'), '--port', '0'], {
+    cwd: copy,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
   await until(() => output, /live reload at (http:\S+)/, 150_000);

@@ -12,8 +12,16 @@ const list = [
 describe('affectedApis', () => {
   const cases = [
     { name: 'a file of one API', given: [join(spec, 'element', 'paths', 'v2.0@images.yaml')], want: ['element'] },
-    { name: 'two APIs, in redocly.yaml order', given: [join(spec, 'objects', 'openapi.yaml'), join(spec, 'central', 'x.yaml')], want: ['central', 'objects'] },
-    { name: 'spec/common is shared by all', given: [join(spec, 'common', 'schemas', 'Uuid.yaml')], want: ['central', 'element', 'objects'] },
+    {
+      name: 'two APIs, in redocly.yaml order',
+      given: [join(spec, 'objects', 'openapi.yaml'), join(spec, 'central', 'x.yaml')],
+      want: ['central', 'objects'],
+    },
+    {
+      name: 'spec/common is shared by all',
+      given: [join(spec, 'common', 'schemas', 'Uuid.yaml')],
+      want: ['central', 'element', 'objects'],
+    },
     { name: 'a file outside spec/ is ignored', given: ['/repo/README.md'], want: [] },
   ];
   for (const c of cases) it(c.name, () => expect(affectedApis(c.given, list, spec)).toEqual(c.want));

@@ -5,7 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { nativeModules, nodeHeadersDir, restoreBuilds, saveBuilds } from '../lib/native.mjs';
 
 const dirs = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 function tree(files) {
   const root = mkdtempSync(join(tmpdir(), 'native-test-'));
   dirs.push(root);

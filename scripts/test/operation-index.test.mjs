@@ -43,7 +43,9 @@ const source = (api, path) => ({ file: `spec/${api}/paths/${path[1]}.yaml`, line
 
 describe('explorerLink', () => {
   it('is Swagger UI deep link: whitespace as %20, the rest as written', () => {
-    expect(explorerLink('element', 'Images (v2.0)', 'images_list_v2_0')).toBe('?api=element#/Images%20(v2.0)/images_list_v2_0');
+    expect(explorerLink('element', 'Images (v2.0)', 'images_list_v2_0')).toBe(
+      '?api=element#/Images%20(v2.0)/images_list_v2_0',
+    );
   });
 });
 
@@ -62,14 +64,25 @@ describe('clientSurface', () => {
 describe('contractTests', () => {
   it("reads each cover('<operationId>') with its suite's API and the test around it", () => {
     expect(contractTests([suite(['things_create'])])).toEqual([
-      { api: 'x', operationId: 'things_create', title: 'things_create: POST /things', file: 'packages/contract-tests/test/x.contract.test.ts', line: 3 },
+      {
+        api: 'x',
+        operationId: 'things_create',
+        title: 'things_create: POST /things',
+        file: 'packages/contract-tests/test/x.contract.test.ts',
+        line: 3,
+      },
     ]);
   });
 });
 
 describe('operationIndex', () => {
   it('links every operation to its source, explorer, client call, workflow methods and tests', () => {
-    const { entries, problems } = operationIndex({ apis: [{ name: 'x', doc }], source, clientFiles: [client], testFiles: [suite(['things_create', 'things_list', 'things_get', 'things_delete'])] });
+    const { entries, problems } = operationIndex({
+      apis: [{ name: 'x', doc }],
+      source,
+      clientFiles: [client],
+      testFiles: [suite(['things_create', 'things_list', 'things_get', 'things_delete'])],
+    });
     expect(problems).toEqual([]);
     const byId = Object.fromEntries(entries.map((e) => [e.operationId, e]));
     expect(byId.things_create).toMatchObject({
@@ -91,7 +104,12 @@ describe('operationIndex', () => {
   });
 
   it('fails on an operation without a contract test and on a test of an unknown operationId', () => {
-    const { problems } = operationIndex({ apis: [{ name: 'x', doc }], source, clientFiles: [client], testFiles: [suite(['things_create', 'things_list', 'things_get', 'thing_delete'])] });
+    const { problems } = operationIndex({
+      apis: [{ name: 'x', doc }],
+      source,
+      clientFiles: [client],
+      testFiles: [suite(['things_create', 'things_list', 'things_get', 'thing_delete'])],
+    });
     expect(problems).toEqual([
       "x: things_delete has no contract test (no cover('things_delete') in a suite of contract('x'))",
       "packages/contract-tests/test/x.contract.test.ts:3: cover('thing_delete') names no operation of dist/x.json",
@@ -101,7 +119,12 @@ describe('operationIndex', () => {
 
 describe('toMarkdown', () => {
   it('writes one table per API with links relative to docs/', () => {
-    const { entries } = operationIndex({ apis: [{ name: 'x', doc }], source, clientFiles: [client], testFiles: [suite(['things_create'])] });
+    const { entries } = operationIndex({
+      apis: [{ name: 'x', doc }],
+      source,
+      clientFiles: [client],
+      testFiles: [suite(['things_create'])],
+    });
     const md = toMarkdown(entries, 'http://127.0.0.1:8080/');
     expect(md).toContain('## x (`/api/x/v3`)');
     expect(md).toContain(

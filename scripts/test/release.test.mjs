@@ -7,15 +7,29 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { bumpOf, expectedBump, missingChangesets } from '../lib/release.mjs';
 
 const client = { name: '@svc/client', dir: 'packages/client', version: '0.1.0' };
-const cs = (releases, summary = 'What changed.') => ({ file: '.changeset/x.md', summary, releases: Object.entries(releases).map(([name, type]) => ({ name, type })) });
+const cs = (releases, summary = 'What changed.') => ({
+  file: '.changeset/x.md',
+  summary,
+  releases: Object.entries(releases).map(([name, type]) => ({ name, type })),
+});
 
 describe('missingChangesets', () => {
   it.each([
     ['nothing changed', [], [], []],
     ['a client source file, no changeset', ['packages/client/src/clients.ts'], [], ['@svc/client']],
     ['a client source file with a changeset', ['packages/client/src/clients.ts'], [cs({ '@svc/client': 'patch' })], []],
-    ['a "none" release does not cover it', ['packages/client/package.json'], [cs({ '@svc/client': 'none' })], ['@svc/client']],
-    ['client tests, benchmarks and changelog ship nothing', ['packages/client/test/a.test.ts', 'packages/client/bench/b.mjs', 'packages/client/CHANGELOG.md'], [], []],
+    [
+      'a "none" release does not cover it',
+      ['packages/client/package.json'],
+      [cs({ '@svc/client': 'none' })],
+      ['@svc/client'],
+    ],
+    [
+      'client tests, benchmarks and changelog ship nothing',
+      ['packages/client/test/a.test.ts', 'packages/client/bench/b.mjs', 'packages/client/CHANGELOG.md'],
+      [],
+      [],
+    ],
     ['a private package', ['packages/mock/src/index.js'], [], []],
     ['spec/, no changeset', ['spec/central/paths/images.yaml'], [], ['spec/']],
     ['redocly.yaml counts as spec', ['redocly.yaml'], [], ['spec/']],
@@ -29,7 +43,9 @@ describe('missingChangesets', () => {
 
   it('a release (version changed) needs no changeset', () => {
     const files = ['packages/client/package.json', 'packages/client/CHANGELOG.md', 'spec/central/openapi.yaml'];
-    expect(missingChangesets({ files, packages: [client], changesets: [], released: new Set(['@svc/client']) })).toEqual([]);
+    expect(
+      missingChangesets({ files, packages: [client], changesets: [], released: new Set(['@svc/client']) }),
+    ).toEqual([]);
   });
 });
 
@@ -57,8 +73,15 @@ describe('bumpOf and expectedBump', () => {
 describe('npm run release:check', () => {
   const SCRIPT = fileURLToPath(new URL('../release-check.mjs', import.meta.url));
   const dirs = [];
-  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-  const git = (cwd, ...args) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.test', '-c', 'init.defaultBranch=main', ...args], { cwd, stdio: 'pipe' });
+  afterAll(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  const git = (cwd, ...args) =>
+    execFileSync(
+      'git',
+      ['-c', 'user.name=t', '-c', 'user.email=t@example.test', '-c', 'init.defaultBranch=main', ...args],
+      { cwd, stdio: 'pipe' },
+    );
   const write = (dir, file, text) => {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     writeFileSync(join(dir, file), text);
@@ -77,7 +100,10 @@ describe('npm run release:check', () => {
     return dir;
   }
   const run = (dir, ...args) => {
-    const r = spawnSync(process.execPath, [SCRIPT, '--repo', dir, ...args], { encoding: 'utf8', env: { ...process.env, BREAKING_BASE: '' } });
+    const r = spawnSync(process.execPath, [SCRIPT, '--repo', dir, ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, BREAKING_BASE: '' },
+    });
     return { code: r.status, out: r.stdout + r.stderr };
   };
 

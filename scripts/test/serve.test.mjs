@@ -5,8 +5,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, expect, it } from 'vitest';
 import { root } from '@svc/oas/apis';
+import { afterAll, expect, it } from 'vitest';
 
 let child;
 const groups = [];
@@ -42,9 +42,16 @@ const listening = (port) =>
 
 it('stops the mocks when it gets SIGHUP', async () => {
   if (!existsSync(join(root, 'packages', 'explorer', 'dist', 'index.html'))) {
-    execFileSync(process.execPath, [join(root, 'packages', 'explorer', 'scripts', 'build.mjs')], { cwd: root, stdio: 'ignore' });
+    execFileSync(process.execPath, [join(root, 'packages', 'explorer', 'scripts', 'build.mjs')], {
+      cwd: root,
+      stdio: 'ignore',
+    });
   }
-  child = spawn(process.execPath, [join(root, 'scripts', 'serve.mjs'), '--port', '0', '--mock-port', '0', '--sim-port', '0'], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(
+    process.execPath,
+    [join(root, 'scripts', 'serve.mjs'), '--port', '0', '--mock-port', '0', '--sim-port', '0'],
+    { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   groups.push(child.pid);
   let output = '';
   child.stdout.on('data', (c) => (output += c));
@@ -75,7 +82,11 @@ it('stops them when it dies of an uncaught error', async () => {
     console.log(sleeper.pid);
     setTimeout(() => { throw new Error('boom'); }, 200);
   `;
-  const crashing = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const crashing = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   groups.push(crashing.pid);
   let output = '';
   crashing.stdout.on('data', (c) => (output += c));

@@ -7,11 +7,30 @@ const read = (file) => JSON.parse(readFileSync(new URL(`../../${file}`, import.m
 
 describe('belowFloor', () => {
   it.each([
-    ['Prism\'s old tree', { 'node_modules/postman-collection/node_modules/lodash': { version: '4.17.21' }, 'node_modules/uuid': { version: '8.3.2' } }, ['node_modules/postman-collection/node_modules/lodash@4.17.21', 'node_modules/uuid@8.3.2']],
+    [
+      "Prism's old tree",
+      {
+        'node_modules/postman-collection/node_modules/lodash': { version: '4.17.21' },
+        'node_modules/uuid': { version: '8.3.2' },
+      },
+      ['node_modules/postman-collection/node_modules/lodash@4.17.21', 'node_modules/uuid@8.3.2'],
+    ],
     ['the last vulnerable lodash', { 'node_modules/lodash': { version: '4.17.23' } }, ['node_modules/lodash@4.17.23']],
-    ['the fixes', { 'node_modules/lodash': { version: '4.18.0' }, 'node_modules/a/node_modules/uuid': { version: '11.1.1' } }, []],
-    ['names that only end alike', { 'node_modules/lodash.merge': { version: '4.6.2' }, 'node_modules/@types/uuid': { version: '8.0.0' } }, []],
-    ['a version that is not semver counts as below', { 'node_modules/uuid': { version: 'latest' } }, ['node_modules/uuid@latest']],
+    [
+      'the fixes',
+      { 'node_modules/lodash': { version: '4.18.0' }, 'node_modules/a/node_modules/uuid': { version: '11.1.1' } },
+      [],
+    ],
+    [
+      'names that only end alike',
+      { 'node_modules/lodash.merge': { version: '4.6.2' }, 'node_modules/@types/uuid': { version: '8.0.0' } },
+      [],
+    ],
+    [
+      'a version that is not semver counts as below',
+      { 'node_modules/uuid': { version: 'latest' } },
+      ['node_modules/uuid@latest'],
+    ],
   ])('%s', (_title, packages, want) => {
     expect(belowFloor({ packages }).map((l) => `${l.path}@${l.version}`)).toEqual(want);
   });
@@ -32,17 +51,40 @@ describe('belowFloor', () => {
 });
 
 describe('auditVerdict', () => {
-  const refused = JSON.stringify({ message: '405 Method Not Allowed - POST https://registry.example/-/npm/v1/security/advisories/bulk', statusCode: 405 });
-  const report = (counts) => JSON.stringify({ auditReportVersion: 2, vulnerabilities: {}, metadata: { vulnerabilities: { info: 0, low: 0, moderate: 0, high: 0, critical: 0, ...counts } } });
+  const refused = JSON.stringify({
+    message: '405 Method Not Allowed - POST https://registry.example/-/npm/v1/security/advisories/bulk',
+    statusCode: 405,
+  });
+  const report = (counts) =>
+    JSON.stringify({
+      auditReportVersion: 2,
+      vulnerabilities: {},
+      metadata: { vulnerabilities: { info: 0, low: 0, moderate: 0, high: 0, critical: 0, ...counts } },
+    });
   it.each([
-    ['a registry that answers 405', { stdout: refused, stderr: '', status: 1 }, { checked: false, reason: expect.stringMatching(/^the registry answered 405 Method Not Allowed/) }],
-    ['no registry at all', { stdout: '', stderr: 'npm error code ENOTFOUND\nnpm error network request failed', status: 1 }, { checked: false, reason: 'code ENOTFOUND' }],
+    [
+      'a registry that answers 405',
+      { stdout: refused, stderr: '', status: 1 },
+      { checked: false, reason: expect.stringMatching(/^the registry answered 405 Method Not Allowed/) },
+    ],
+    [
+      'no registry at all',
+      { stdout: '', stderr: 'npm error code ENOTFOUND\nnpm error network request failed', status: 1 },
+      { checked: false, reason: 'code ENOTFOUND' },
+    ],
     ['a clean report', { stdout: report({}), stderr: '', status: 0 }, { checked: true, ok: true }],
-    ['a moderate advisory at level high', { stdout: report({ moderate: 2 }), stderr: '', status: 0 }, { checked: true, ok: true }],
+    [
+      'a moderate advisory at level high',
+      { stdout: report({ moderate: 2 }), stderr: '', status: 0 },
+      { checked: true, ok: true },
+    ],
     ['a high advisory', { stdout: report({ high: 1 }), stderr: '', status: 1 }, { checked: true, ok: false }],
   ])('%s', (_title, run, want) => expect(auditVerdict(run)).toMatchObject(want));
 
   it('fails a moderate advisory at level moderate', () => {
-    expect(auditVerdict({ stdout: report({ moderate: 1 }), stderr: '', status: 1 }, 'moderate')).toMatchObject({ checked: true, ok: false });
+    expect(auditVerdict({ stdout: report({ moderate: 1 }), stderr: '', status: 1 }, 'moderate')).toMatchObject({
+      checked: true,
+      ok: false,
+    });
   });
 });

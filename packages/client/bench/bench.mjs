@@ -1,9 +1,9 @@
 // `npm run bench` for @svc/client: measured side by side in one run against the same loopback server,
 // (1) the client's time per request over raw fetch, (2) peak memory and throughput of a streamed
 // 1 GiB upload through the client against a raw streamed fetch. Prints a table with the targets.
-import { fork, execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { execFile, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
@@ -53,7 +53,12 @@ try {
     return data;
   }
   // The same with a time limit of its own: the client then routes through its own undici Agent.
-  const timed = createCentralClient({ baseUrl: `${base}/api/svc/v3`, username: 'admin', password: 'bench', timeoutMs: 30_000 });
+  const timed = createCentralClient({
+    baseUrl: `${base}/api/svc/v3`,
+    username: 'admin',
+    password: 'bench',
+    timeoutMs: 30_000,
+  });
   async function clientTimed() {
     const { data, error } = await timed.POST('/images/list', { body });
     if (error) throw new Error('client: error answer');
@@ -83,17 +88,29 @@ try {
     for (const name of Object.keys(times)) times[name].push(pair[name]);
     for (const name of Object.keys(ratios)) ratios[name].push(pair[name] / pair.raw);
   }
-  const perRequest = { raw: median(times.raw), client: median(times.client), ratio: median(ratios.client), timed: median(times.clientTimed), timedRatio: median(ratios.clientTimed) };
+  const perRequest = {
+    raw: median(times.raw),
+    client: median(times.client),
+    ratio: median(ratios.client),
+    timed: median(times.clientTimed),
+    timedRatio: median(ratios.clientTimed),
+  };
 
   // ---- (2) streamed upload: one fresh process per attempt, so each peak RSS is its own
   async function upload(variant, gcEveryMiB = GC_EVERY_MIB) {
-    const { stdout } = await run(process.execPath, ['--expose-gc', here('./upload-child.mjs'), variant, base, String(UPLOAD_BYTES), String(gcEveryMiB)], { maxBuffer: 1 << 20 });
+    const { stdout } = await run(
+      process.execPath,
+      ['--expose-gc', here('./upload-child.mjs'), variant, base, String(UPLOAD_BYTES), String(gcEveryMiB)],
+      { maxBuffer: 1 << 20 },
+    );
     const result = JSON.parse(stdout);
-    if (result.sent !== UPLOAD_BYTES) throw new Error(`${variant}: server received ${result.sent} of ${UPLOAD_BYTES} bytes`);
+    if (result.sent !== UPLOAD_BYTES)
+      throw new Error(`${variant}: server received ${result.sent} of ${UPLOAD_BYTES} bytes`);
     return result;
   }
   const uploads = { raw: [], client: [] };
-  for (let r = 0; r < 3; r++) for (const v of r % 2 ? ['raw', 'client'] : ['client', 'raw']) uploads[v].push(await upload(v));
+  for (let r = 0; r < 3; r++)
+    for (const v of r % 2 ? ['raw', 'client'] : ['client', 'raw']) uploads[v].push(await upload(v));
   // Once more each without the generator's collections: what a plain run shows, garbage included.
   const plain = { raw: await upload('raw', 0), client: await upload('client', 0) };
   const best = (v) => Math.min(...uploads[v].map((u) => u.ms));
@@ -104,16 +121,56 @@ try {
   const throughput = mbps('client') / mbps('raw');
   const rows = [
     ['measure', 'client', 'raw fetch', 'ratio', 'target', 'met'],
-    ['time per request, POST /images/list (µs, median; ratio: median of adjacent batches)', perRequest.client.toFixed(1), perRequest.raw.toFixed(1), ratio.toFixed(3), 'ratio <= 1.10', ratio <= 1.1 ? 'yes' : 'NO'],
-    ['  same, with timeoutMs set (own undici Agent)', perRequest.timed.toFixed(1), perRequest.raw.toFixed(1), perRequest.timedRatio.toFixed(3), '(for reference)', ''],
-    [`peak RSS, streamed upload of ${(UPLOAD_BYTES / 1024 ** 3).toFixed(2)} GiB (MB)`, peak('client').toFixed(1), peak('raw').toFixed(1), (peak('client') / peak('raw')).toFixed(3), 'client < 100 MB', peak('client') < 100 ? 'yes' : 'NO'],
-    ['  same, without forced GC in the generator (MB, 1 run)', plain.client.maxRssMB.toFixed(1), plain.raw.maxRssMB.toFixed(1), (plain.client.maxRssMB / plain.raw.maxRssMB).toFixed(3), '(for reference)', ''],
-    ['throughput, same upload (MiB/s, best of 3)', mbps('client').toFixed(0), mbps('raw').toFixed(0), throughput.toFixed(3), 'ratio >= 0.80', throughput >= 0.8 ? 'yes' : 'NO'],
+    [
+      'time per request, POST /images/list (µs, median; ratio: median of adjacent batches)',
+      perRequest.client.toFixed(1),
+      perRequest.raw.toFixed(1),
+      ratio.toFixed(3),
+      'ratio <= 1.10',
+      ratio <= 1.1 ? 'yes' : 'NO',
+    ],
+    [
+      '  same, with timeoutMs set (own undici Agent)',
+      perRequest.timed.toFixed(1),
+      perRequest.raw.toFixed(1),
+      perRequest.timedRatio.toFixed(3),
+      '(for reference)',
+      '',
+    ],
+    [
+      `peak RSS, streamed upload of ${(UPLOAD_BYTES / 1024 ** 3).toFixed(2)} GiB (MB)`,
+      peak('client').toFixed(1),
+      peak('raw').toFixed(1),
+      (peak('client') / peak('raw')).toFixed(3),
+      'client < 100 MB',
+      peak('client') < 100 ? 'yes' : 'NO',
+    ],
+    [
+      '  same, without forced GC in the generator (MB, 1 run)',
+      plain.client.maxRssMB.toFixed(1),
+      plain.raw.maxRssMB.toFixed(1),
+      (plain.client.maxRssMB / plain.raw.maxRssMB).toFixed(3),
+      '(for reference)',
+      '',
+    ],
+    [
+      'throughput, same upload (MiB/s, best of 3)',
+      mbps('client').toFixed(0),
+      mbps('raw').toFixed(0),
+      throughput.toFixed(3),
+      'ratio >= 0.80',
+      throughput >= 0.8 ? 'yes' : 'NO',
+    ],
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  console.log(`\n@svc/client benchmark (node ${process.version}, ${ROUNDS} rounds of ${BATCH}-request batches; loopback server in its own process)`);
-  console.log(`upload: one fresh process per run, 3 runs each, raw = fetch with a streamed body, duplex 'half', redirect 'error'; bytes made in ${64} KiB chunks, GC every ${GC_EVERY_MIB} MiB in both`);
-  for (const r of rows) console.log(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
+  console.log(
+    `\n@svc/client benchmark (node ${process.version}, ${ROUNDS} rounds of ${BATCH}-request batches; loopback server in its own process)`,
+  );
+  console.log(
+    `upload: one fresh process per run, 3 runs each, raw = fetch with a streamed body, duplex 'half', redirect 'error'; bytes made in ${64} KiB chunks, GC every ${GC_EVERY_MIB} MiB in both`,
+  );
+  for (const r of rows)
+    console.log(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
 } finally {
   server.send('stop');
 }

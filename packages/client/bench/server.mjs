@@ -5,7 +5,13 @@ import { createServer } from 'node:http';
 const page = JSON.stringify({
   api_version: '3.1',
   metadata: { total_matches: 1, kind: 'image', length: 1, offset: 0 },
-  entities: [{ metadata: { uuid: '4a48f395-80f3-4afe-a3e4-91700db88901', kind: 'image' }, spec: { name: 'ubuntu.iso', resources: {} }, status: { state: 'COMPLETE' } }],
+  entities: [
+    {
+      metadata: { uuid: '4a48f395-80f3-4afe-a3e4-91700db88901', kind: 'image' },
+      spec: { name: 'ubuntu.iso', resources: {} },
+      status: { state: 'COMPLETE' },
+    },
+  ],
 });
 const server = createServer((req, res) => {
   let bytes = 0;

@@ -5,15 +5,16 @@
 // [method, path, operationId, readOnly, json], which the client uses to name operations in errors, to
 // retry only what the spec says is read-only (isReadOnly of @svc/oas: GET, HEAD, x-svc-idempotent)
 // and to refuse an empty success body where the spec declares a JSON one.
-import { mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import ts from 'typescript';
 import { deref, isReadOnly, mediaKind, operations, serverBasePath } from '@svc/oas';
-import openapiTS, { astToString } from 'openapi-typescript';
 import { apis } from '@svc/oas/apis';
+import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
 
-const USAGE = 'Usage: npm run generate -w @svc/client -- [--check]   (--check: fail when src/generated/ differs from the bundles, write nothing)';
+const USAGE =
+  'Usage: npm run generate -w @svc/client -- [--check]   (--check: fail when src/generated/ differs from the bundles, write nothing)';
 let check;
 try {
   check = parseArgs({ options: { check: { type: 'boolean', default: false } } }).values.check;
@@ -34,7 +35,10 @@ const header = [
 
 /** True when a success answer of the operation declares a JSON body: an empty one is then an error. */
 function answersJson(doc, operation) {
-  return Object.entries(operation.responses ?? {}).some(([status, response]) => /^2/.test(status) && Object.keys(deref(doc, response)?.content ?? {}).some((type) => mediaKind(type) === 'json'));
+  return Object.entries(operation.responses ?? {}).some(
+    ([status, response]) =>
+      /^2/.test(status) && Object.keys(deref(doc, response)?.content ?? {}).some((type) => mediaKind(type) === 'json'),
+  );
 }
 
 let stale = 0;
@@ -47,7 +51,9 @@ function emit(name, text) {
   if (check) {
     const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
     if (current !== text) {
-      console.error(`stale: packages/client/src/generated/${name} differs from the bundles in dist/; run \`npm run generate\``);
+      console.error(
+        `stale: packages/client/src/generated/${name} differs from the bundles in dist/; run \`npm run generate\``,
+      );
       stale++;
     }
     return;
@@ -76,7 +82,9 @@ for (const api of apis()) {
 }
 
 const table = Object.entries(operationsByApi)
-  .map(([name, ops]) => `  ${JSON.stringify(name)}: [\n${ops.map((op) => `    ${JSON.stringify(op)},`).join('\n')}\n  ],`)
+  .map(
+    ([name, ops]) => `  ${JSON.stringify(name)}: [\n${ops.map((op) => `    ${JSON.stringify(op)},`).join('\n')}\n  ],`,
+  )
   .join('\n');
 emit(
   'operations.ts',
@@ -95,7 +103,7 @@ emit(
     '/** The APIs of this package, as named in redocly.yaml. */',
     'export type ApiName = keyof typeof operationTable;',
     '',
-    '/** The base path of each API\'s first (preferred) server, which `host` options are completed with. */',
+    "/** The base path of each API's first (preferred) server, which `host` options are completed with. */",
     `export const serverBasePaths = ${JSON.stringify(basePaths)} as const satisfies Record<ApiName, string>;`,
     '',
   ].join('\n'),

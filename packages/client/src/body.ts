@@ -1,7 +1,7 @@
 // Reading answers: a size limit, a cap on what an error keeps, typed errors for a body that is cut
 // off, stalls, is empty or is not JSON. The transport guards `response.text()`; the clients ask
 // openapi-fetch for text and parse it here, where the operation and the status are known.
-import { InvalidResponseError, RequestTimeoutError, type OperationRef } from './errors.js';
+import { InvalidResponseError, type OperationRef, RequestTimeoutError } from './errors.js';
 
 /** Bytes of an error body kept in `ApiError.body` (or `maxResponseBytes` when smaller); the rest is dropped unread and its length noted. */
 export const ERROR_BODY_KEEP_BYTES = 64 * 1024;
@@ -30,7 +30,10 @@ function excerpt(text: string): string {
  * a garbage collection an abort no longer reaches the body, which would then stall for undici's
  * 300 s. The client therefore stops the read itself.
  */
-function nextChunk(reader: ReadableStreamDefaultReader<Uint8Array>, signal: AbortSignal | undefined): Promise<ReadableStreamReadResult<Uint8Array>> {
+function nextChunk(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  signal: AbortSignal | undefined,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
   if (!signal) return reader.read();
   if (signal.aborted) {
     reader.cancel().catch(() => {});
@@ -61,13 +64,23 @@ async function readAll(response: Response, max: number, op: OperationRef, signal
     bytes += value.byteLength;
     if (bytes > max) {
       await reader.cancel().catch(() => {});
-      throw new InvalidResponseError(op, response.status, 'too-large', `the body is larger than maxResponseBytes (${max} bytes)`);
+      throw new InvalidResponseError(
+        op,
+        response.status,
+        'too-large',
+        `the body is larger than maxResponseBytes (${max} bytes)`,
+      );
     }
     text += decoder.decode(value, { stream: true });
   }
 }
 
-async function readCapped(response: Response, declared: number | undefined, keep: number, signal?: AbortSignal): Promise<string> {
+async function readCapped(
+  response: Response,
+  declared: number | undefined,
+  keep: number,
+  signal?: AbortSignal,
+): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -89,7 +102,8 @@ async function readCapped(response: Response, declared: number | undefined, keep
 function bodyError(error: unknown, op: OperationRef, status: number, limits: BodyLimits): unknown {
   if (error instanceof InvalidResponseError || error instanceof RequestTimeoutError) return error;
   const code = (error as { cause?: { code?: string } })?.cause?.code;
-  if (code === 'UND_ERR_BODY_TIMEOUT') return new RequestTimeoutError(op, limits.timeoutMs, 'the body stalled for more than');
+  if (code === 'UND_ERR_BODY_TIMEOUT')
+    return new RequestTimeoutError(op, limits.timeoutMs, 'the body stalled for more than');
   if (error instanceof TypeError) {
     return new InvalidResponseError(op, status, 'incomplete', `the body was cut off (${code ?? error.message})`, error);
   }
@@ -103,18 +117,31 @@ function bodyError(error: unknown, op: OperationRef, status: number, limits: Bod
  * @param signal the attempt's signal when a timer bounds the body: the read stops when it fires,
  *   whatever the fetch did with it (see `nextChunk`)
  */
-export function guardBody(response: Response, op: OperationRef, limits: BodyLimits, done?: () => void, signal?: AbortSignal): void {
+export function guardBody(
+  response: Response,
+  op: OperationRef,
+  limits: BodyLimits,
+  done?: () => void,
+  signal?: AbortSignal,
+): void {
   const text = response.text;
   response.text = async function guardedText(this: Response) {
     const declared = declaredLength(response);
     try {
       if (declared !== undefined && declared > limits.maxResponseBytes && response.ok) {
         await response.body?.cancel().catch(() => {});
-        throw new InvalidResponseError(op, response.status, 'too-large', `the body is ${declared} bytes, more than maxResponseBytes (${limits.maxResponseBytes})`);
+        throw new InvalidResponseError(
+          op,
+          response.status,
+          'too-large',
+          `the body is ${declared} bytes, more than maxResponseBytes (${limits.maxResponseBytes})`,
+        );
       }
       if (!response.ok) {
         const keep = Math.min(ERROR_BODY_KEEP_BYTES, limits.maxResponseBytes);
-        return declared !== undefined && declared <= keep && !signal ? await text.call(response) : await readCapped(response, declared, keep, signal);
+        return declared !== undefined && declared <= keep && !signal
+          ? await text.call(response)
+          : await readCapped(response, declared, keep, signal);
       }
       // A declared length within the limit is all undici delivers: the native read is the fast path.
       if (!signal && (declared !== undefined || limits.maxResponseBytes === Infinity)) return await text.call(response);
@@ -142,7 +169,12 @@ export function parseJsonAnswer<R extends TextResult>(result: R, op: OperationRe
   const text = result.data;
   if (text === undefined || text === '') {
     if (declaresJson && response.status !== 204 && op.method !== 'HEAD') {
-      throw new InvalidResponseError(op, response.status, 'empty', 'the body is empty; the spec declares a JSON document');
+      throw new InvalidResponseError(
+        op,
+        response.status,
+        'empty',
+        'the body is empty; the spec declares a JSON document',
+      );
     }
     return { data: undefined, response } as R;
   }
@@ -152,6 +184,12 @@ export function parseJsonAnswer<R extends TextResult>(result: R, op: OperationRe
     return result;
   } catch (error) {
     const type = response.headers.get('content-type') ?? 'no Content-Type';
-    throw new InvalidResponseError(op, response.status, 'malformed', `the body is not JSON (${type}): ${excerpt(text as string)}`, error);
+    throw new InvalidResponseError(
+      op,
+      response.status,
+      'malformed',
+      `the body is not JSON (${type}): ${excerpt(text as string)}`,
+      error,
+    );
   }
 }

@@ -1,12 +1,21 @@
 // The central v3 API client (`/api/svc/v3`): images, tasks, clusters, subnets, services, and its workflows.
 import type { Client } from 'openapi-fetch';
+import { createCore, type UploadOptions } from './create.js';
+import { describeOperation, InvalidArgumentError, WorkflowError } from './errors.js';
 import type { components, operations, paths } from './generated/central.js';
 import type { ClientOptions } from './options.js';
-import { createCore, type UploadOptions } from './create.js';
-import { paginate, pageSizeOf, type PageOptions } from './paging.js';
-import { InvalidArgumentError, WorkflowError, describeOperation } from './errors.js';
+import { type PageOptions, pageSizeOf, paginate } from './paging.js';
 import { lookup } from './transport.js';
-import { checkUuid, pollTask, required, toBody, unwrap, type TaskVerdict, type UploadSource, type WaitOptions } from './workflow.js';
+import {
+  checkUuid,
+  pollTask,
+  required,
+  type TaskVerdict,
+  toBody,
+  type UploadSource,
+  unwrap,
+  type WaitOptions,
+} from './workflow.js';
 
 /** Paths of the central v3 API (`/api/svc/v3`), as generated from `dist/central.json`. */
 export type CentralPaths = paths;
@@ -15,11 +24,23 @@ export type CentralOperations = operations;
 /** Schemas of the central v3 API (`ImageIntentInput`, `Task`, `ErrorResponse`, ...). */
 export type CentralSchemas = components['schemas'];
 
-type CentralListPath = { [P in keyof paths]: P extends `${string}/list` ? (paths[P] extends { post: unknown } ? P : never) : never }[keyof paths];
-type PostBody<Paths, P extends keyof Paths> = Paths[P] extends { post: { requestBody?: { content: { 'application/json': infer B } } } } ? B : never;
-type PostOk<Paths, P extends keyof Paths> = Paths[P] extends { post: { responses: { 200: { content: { 'application/json': infer R } } } } } ? R : never;
+type CentralListPath = {
+  [P in keyof paths]: P extends `${string}/list` ? (paths[P] extends { post: unknown } ? P : never) : never;
+}[keyof paths];
+type PostBody<Paths, P extends keyof Paths> = Paths[P] extends {
+  post: { requestBody?: { content: { 'application/json': infer B } } };
+}
+  ? B
+  : never;
+type PostOk<Paths, P extends keyof Paths> = Paths[P] extends {
+  post: { responses: { 200: { content: { 'application/json': infer R } } } };
+}
+  ? R
+  : never;
 /** The entity type a v3 list call returns, e.g. `ListEntity<'/images/list'>` is `ImageIntentResource`. */
-export type CentralListEntity<P extends CentralListPath> = NonNullable<PostOk<paths, P> extends { entities?: (infer E)[] } ? E : never>;
+export type CentralListEntity<P extends CentralListPath> = NonNullable<
+  PostOk<paths, P> extends { entities?: (infer E)[] } ? E : never
+>;
 /** The request body of a v3 list call. */
 export type CentralListRequest<P extends CentralListPath> = PostBody<paths, P>;
 
@@ -63,14 +84,21 @@ export interface CentralWorkflows {
    * @throws {ApiError} when a page call fails (after the retries of read-only calls)
    * @throws {PaginationError} when a page repeats entities already seen (the server ignores the offset) or goes past the announced total
    */
-  paginate<P extends CentralListPath>(path: P, body?: Omit<CentralListRequest<P>, 'length'>, options?: PageOptions): AsyncIterableIterator<CentralListEntity<P>>;
+  paginate<P extends CentralListPath>(
+    path: P,
+    body?: Omit<CentralListRequest<P>, 'length'>,
+    options?: PageOptions,
+  ): AsyncIterableIterator<CentralListEntity<P>>;
   /**
    * Creates an image from a URL (`POST /images`, images_create), waits for its task and returns
    * the image (`GET /images/{uuid}`, images_get) in state COMPLETE.
    * @param spec the image `spec`: `name`, `resources.image_type`, `resources.source_uri`, ...
    * @throws {TaskFailedError} | {TaskTimeoutError} | {ApiError}; {@link WorkflowError} when the image is not COMPLETE after its task
    */
-  createImageFromUrl(spec: CentralSchemas['Image'], options?: CentralWaitOptions): Promise<CentralSchemas['ImageIntentResponse']>;
+  createImageFromUrl(
+    spec: CentralSchemas['Image'],
+    options?: CentralWaitOptions,
+  ): Promise<CentralSchemas['ImageIntentResponse']>;
   /**
    * Deletes an image (`DELETE /images/{uuid}`, images_delete; the image goes DELETE_PENDING) and
    * waits for the delete task; returns the finished task.
@@ -125,35 +153,61 @@ export function createCentralClient(options: ClientOptions): CentralClient {
   const workflows: CentralWorkflows = {
     waitForTask(uuid, waitOptions) {
       checkUuid('uuid', uuid);
-      return pollTask(uuid, (signal) => unwrap(client.GET('/tasks/{uuid}', { params: { path: { uuid } }, signal })), v3Verdict, waitOptions);
+      return pollTask(
+        uuid,
+        (signal) => unwrap(client.GET('/tasks/{uuid}', { params: { path: { uuid } }, signal })),
+        v3Verdict,
+        waitOptions,
+      );
     },
     async abortTask(uuid, abortOptions) {
       checkUuid('uuid', uuid);
       await unwrap(client.POST('/tasks/{uuid}/abort', { params: { path: { uuid } }, signal: abortOptions?.signal }));
     },
     async enableObjectsService(waitOptions) {
-      const status = () => unwrap(client.GET('/services/{service_name}/status', { params: { path: { service_name: 'oss' } }, signal: waitOptions?.signal }));
+      const status = () =>
+        unwrap(
+          client.GET('/services/{service_name}/status', {
+            params: { path: { service_name: 'oss' } },
+            signal: waitOptions?.signal,
+          }),
+        );
       const before = await status();
       if (before.service_enablement_status === 'ENABLED') return before;
-      const started = await unwrap(client.POST('/services/oss', { body: { state: 'ENABLE' }, signal: waitOptions?.signal }));
+      const started = await unwrap(
+        client.POST('/services/oss', { body: { state: 'ENABLE' }, signal: waitOptions?.signal }),
+      );
       await workflows.waitForTask(started.task_uuid, waitOptions);
       const after = await status();
       if (after.service_enablement_status !== 'ENABLED') {
-        throw new WorkflowError(`the object store service is ${after.service_enablement_status} after its enable task ${started.task_uuid} succeeded; expected ENABLED`);
+        throw new WorkflowError(
+          `the object store service is ${after.service_enablement_status} after its enable task ${started.task_uuid} succeeded; expected ENABLED`,
+        );
       }
       return after;
     },
-    paginate<P extends CentralListPath>(path: P, body?: Omit<CentralListRequest<P>, 'length'>, pageOptions?: PageOptions) {
+    paginate<P extends CentralListPath>(
+      path: P,
+      body?: Omit<CentralListRequest<P>, 'length'>,
+      pageOptions?: PageOptions,
+    ) {
       const length = pageSizeOf(pageOptions);
       const request = { ...(body ?? {}) } as { offset?: number };
-      const post = client.POST as (p: string, init: object) => Promise<{ response: Response; data?: unknown; error?: unknown }>;
+      const post = client.POST as (
+        p: string,
+        init: object,
+      ) => Promise<{ response: Response; data?: unknown; error?: unknown }>;
       return paginate<CentralListEntity<P>>({
-        operation: describeOperation(lookup('central', 'POST', path)?.op ?? { api: 'central', method: 'POST', path, operationId: undefined }),
+        operation: describeOperation(
+          lookup('central', 'POST', path)?.op ?? { api: 'central', method: 'POST', path, operationId: undefined },
+        ),
         offsetField: 'offset',
         start: request.offset,
         keyOf: (entity) => (entity as { metadata?: { uuid?: string } }).metadata?.uuid,
         async fetchPage(offset) {
-          const page = (await unwrap(post(path, { body: { ...request, offset, length }, signal: pageOptions?.signal }))) as {
+          const page = (await unwrap(
+            post(path, { body: { ...request, offset, length }, signal: pageOptions?.signal }),
+          )) as {
             metadata?: { total_matches?: number };
             entities?: unknown[];
           };
@@ -162,20 +216,33 @@ export function createCentralClient(options: ClientOptions): CentralClient {
       });
     },
     async createImageFromUrl(spec, waitOptions) {
-      if (spec === null || typeof spec !== 'object') throw new InvalidArgumentError('spec', 'must be an image spec { name, resources: { image_type, source_uri } }');
-      if (typeof spec.name !== 'string' || spec.name === '') throw new InvalidArgumentError('spec.name', 'must be a non-empty string');
-      if (typeof spec.resources?.source_uri !== 'string') throw new InvalidArgumentError('spec.resources.source_uri', 'must be the URL the service fetches the image from');
-      const created = await unwrap(client.POST('/images', { body: { api_version: '3.1.0', metadata: { kind: 'image' }, spec } }));
+      if (spec === null || typeof spec !== 'object')
+        throw new InvalidArgumentError('spec', 'must be an image spec { name, resources: { image_type, source_uri } }');
+      if (typeof spec.name !== 'string' || spec.name === '')
+        throw new InvalidArgumentError('spec.name', 'must be a non-empty string');
+      if (typeof spec.resources?.source_uri !== 'string')
+        throw new InvalidArgumentError(
+          'spec.resources.source_uri',
+          'must be the URL the service fetches the image from',
+        );
+      const created = await unwrap(
+        client.POST('/images', { body: { api_version: '3.1.0', metadata: { kind: 'image' }, spec } }),
+      );
       const imageUuid = required(created.metadata?.uuid, 'images_create', 'metadata.uuid');
       await workflows.waitForTask(taskOf(created.status, 'images_create'), waitOptions);
-      const image = await unwrap(client.GET('/images/{uuid}', { params: { path: { uuid: imageUuid } }, signal: waitOptions?.signal }));
+      const image = await unwrap(
+        client.GET('/images/{uuid}', { params: { path: { uuid: imageUuid } }, signal: waitOptions?.signal }),
+      );
       const state = required(image.status?.state, 'images_get', 'status.state');
-      if (state !== 'COMPLETE') throw new WorkflowError(`image ${imageUuid} is ${state} after its create task succeeded; expected COMPLETE`);
+      if (state !== 'COMPLETE')
+        throw new WorkflowError(`image ${imageUuid} is ${state} after its create task succeeded; expected COMPLETE`);
       return image;
     },
     async deleteImage(uuid, waitOptions) {
       checkUuid('uuid', uuid);
-      const deleted = await unwrap(client.DELETE('/images/{uuid}', { params: { path: { uuid } }, signal: waitOptions?.signal }));
+      const deleted = await unwrap(
+        client.DELETE('/images/{uuid}', { params: { path: { uuid } }, signal: waitOptions?.signal }),
+      );
       return workflows.waitForTask(taskOf(deleted.status, 'images_delete'), waitOptions);
     },
     async uploadImageFile(uuid, file, uploadOptions) {

@@ -1,12 +1,12 @@
 // The part every API client shares: options checked, the transport, basic auth, the printable label.
-import createClient, { createQuerySerializer, type Client } from 'openapi-fetch';
-import { serverBasePaths, type ApiName } from './generated/operations.js';
+import createClient, { type Client, createQuerySerializer } from 'openapi-fetch';
 import { isBinaryBody } from './binary.js';
-import { basicAuthHeader, checkOptions, type ClientOptions } from './options.js';
-import { createDispatcher, createTransport, lookup, operationTagger } from './transport.js';
 import { parseJsonAnswer } from './body.js';
-import { ClientRequest, OPERATION } from './request.js';
 import { InvalidArgumentError } from './errors.js';
+import { type ApiName, serverBasePaths } from './generated/operations.js';
+import { basicAuthHeader, type ClientOptions, checkOptions } from './options.js';
+import { ClientRequest, OPERATION } from './request.js';
+import { createDispatcher, createTransport, lookup, operationTagger } from './transport.js';
 
 /** Serializes JSON bodies; binary bodies (uploads) pass through untouched. */
 export function bodySerializer(body: unknown): BodyInit {
@@ -37,12 +37,16 @@ type Call = (path: string, init?: Init) => Promise<{ data?: unknown; error?: unk
  * SyntaxError, or resolve to undefined). A call that sets `parseAs` itself reads the body its way.
  */
 function wrapMethods(api: ApiName, client: Client<{}>): void {
-  const methods = client as unknown as Record<(typeof METHODS)[number], Call> & { request: (method: string, path: string, init?: Init) => ReturnType<Call> };
+  const methods = client as unknown as Record<(typeof METHODS)[number], Call> & {
+    request: (method: string, path: string, init?: Init) => ReturnType<Call>;
+  };
   const send = (call: Call, method: string, path: string, init: Init | undefined) => {
     const found = lookup(api, method, path);
     if (init?.parseAs !== undefined) return call(path, { ...init, [OPERATION]: found });
     const op = found?.op ?? { api, method, path, operationId: undefined };
-    return call(path, { ...init, parseAs: 'text', [OPERATION]: found }).then((result) => parseJsonAnswer(result, op, found?.json ?? false));
+    return call(path, { ...init, parseAs: 'text', [OPERATION]: found }).then((result) =>
+      parseJsonAnswer(result, op, found?.json ?? false),
+    );
   };
   for (const method of METHODS) {
     const call = methods[method];
@@ -70,11 +74,24 @@ export function createCore<Paths extends {}>(api: ApiName, options: ClientOption
   const resolved = checkOptions(options, serverBasePaths[api]);
   // Without TLS options or a time limit, Node's own dispatcher does: an npm undici Agent under
   // Node 20's fetch costs ~10% of a loopback call (see the benchmark).
-  const dispatcher = resolved.tls.insecure || resolved.tls.ca || resolved.ownTimeout ? createDispatcher(resolved.tls, resolved.timeoutMs) : undefined;
+  const dispatcher =
+    resolved.tls.insecure || resolved.tls.ca || resolved.ownTimeout
+      ? createDispatcher(resolved.tls, resolved.timeoutMs)
+      : undefined;
   const basePath = new URL(resolved.baseUrl).pathname.replace(/\/+$/, '');
   // signalTimeoutMs: an injected fetch may ignore the dispatcher, so it gets a timer; uploads get one only when asked.
   const transport = (signalTimeoutMs: number) =>
-    createTransport({ api, basePath, dispatcher, injected: options.fetch, timeoutMs: resolved.timeoutMs, signalTimeoutMs, retry: resolved.retry, signal: options.signal, maxResponseBytes: resolved.maxResponseBytes }) as FetchFn;
+    createTransport({
+      api,
+      basePath,
+      dispatcher,
+      injected: options.fetch,
+      timeoutMs: resolved.timeoutMs,
+      signalTimeoutMs,
+      retry: resolved.retry,
+      signal: options.signal,
+      maxResponseBytes: resolved.maxResponseBytes,
+    }) as FetchFn;
   const client = createClient<Paths>({
     baseUrl: resolved.baseUrl,
     bodySerializer,
@@ -107,9 +124,16 @@ export function createCore<Paths extends {}>(api: ApiName, options: ClientOption
   return {
     client,
     uploadFetch(timeoutMs = 0) {
-      if (!(typeof timeoutMs === 'number' && timeoutMs >= 0)) throw new InvalidArgumentError('timeoutMs', `must be a number of milliseconds; got ${JSON.stringify(timeoutMs)}`);
+      if (!(typeof timeoutMs === 'number' && timeoutMs >= 0))
+        throw new InvalidArgumentError(
+          'timeoutMs',
+          `must be a number of milliseconds; got ${JSON.stringify(timeoutMs)}`,
+        );
       let f = uploadFetches.get(timeoutMs);
-      if (!f) uploadFetches.set(timeoutMs, (f = transport(timeoutMs)));
+      if (!f) {
+        f = transport(timeoutMs);
+        uploadFetches.set(timeoutMs, f);
+      }
       return f;
     },
   };

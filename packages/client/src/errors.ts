@@ -34,13 +34,22 @@ export type ApiErrorBody<S extends number = number> = number extends S
 
 function summary(body: unknown): string {
   if (typeof body === 'string') {
-    const text = body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+    const text = body
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     return text.length > 200 ? `${text.slice(0, 200)}...` : text;
   }
   if (body && typeof body === 'object') {
     type Msg = { message?: string; reason?: string };
     const b = body as { message_list?: unknown; message?: string; status?: { message_list?: unknown } };
-    const list = (Array.isArray(b.message_list) ? b.message_list : Array.isArray(b.status?.message_list) ? b.status.message_list : undefined) as Msg[] | undefined;
+    const list = (
+      Array.isArray(b.message_list)
+        ? b.message_list
+        : Array.isArray(b.status?.message_list)
+          ? b.status.message_list
+          : undefined
+    ) as Msg[] | undefined;
     if (list?.length) return list.map((m) => [m?.reason, m?.message].filter(Boolean).join(': ')).join('; ');
     if (typeof b.message === 'string') return b.message;
   }
@@ -73,7 +82,11 @@ export class ApiError<S extends number = number> extends Error {
   get messages(): { message: string; reason?: string }[] {
     const b = this.body as { message_list?: unknown; status?: { message_list?: unknown } } | string;
     if (typeof b !== 'object' || b === null) return [];
-    const list = Array.isArray(b.message_list) ? b.message_list : Array.isArray(b.status?.message_list) ? b.status.message_list : [];
+    const list = Array.isArray(b.message_list)
+      ? b.message_list
+      : Array.isArray(b.status?.message_list)
+        ? b.status.message_list
+        : [];
     return list as { message: string; reason?: string }[];
   }
 
@@ -133,7 +146,9 @@ export class TaskFailedError<T = unknown> extends Error {
     /** The last task record seen. */
     readonly task: T,
   ) {
-    super(`task ${taskUuid} ended ${status}${error_code ? ` (${error_code})` : ''}${error_detail ? `: ${error_detail}` : ''}`);
+    super(
+      `task ${taskUuid} ended ${status}${error_code ? ` (${error_code})` : ''}${error_detail ? `: ${error_detail}` : ''}`,
+    );
   }
 }
 
@@ -189,7 +204,10 @@ export class InvalidResponseError extends Error {
     detail: string,
     cause?: unknown,
   ) {
-    super(`${describeOperation(operation)} answered HTTP ${status}: ${detail}`, cause === undefined ? undefined : { cause });
+    super(
+      `${describeOperation(operation)} answered HTTP ${status}: ${detail}`,
+      cause === undefined ? undefined : { cause },
+    );
   }
 }
 

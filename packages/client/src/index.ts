@@ -1,31 +1,47 @@
+export type { BinaryBody } from './binary.js';
+export { isBinaryBody } from './binary.js';
+export type {
+  CentralClient,
+  CentralListEntity,
+  CentralListRequest,
+  CentralOperations,
+  CentralPaths,
+  CentralSchemas,
+  CentralWaitOptions,
+  CentralWorkflows,
+} from './central.js';
 export { createCentralClient } from './central.js';
-export type { CentralClient, CentralListEntity, CentralListRequest, CentralOperations, CentralPaths, CentralSchemas, CentralWaitOptions, CentralWorkflows } from './central.js';
-export { createElementClient } from './element.js';
-export type { ElementClient, ElementOperations, ElementPaths, ElementSchemas, ElementWorkflows, UploadImageInput } from './element.js';
-export { createObjectsClient } from './objects.js';
-export type { ObjectsClient, ObjectsOperations, ObjectsPaths, ObjectsSchemas, ObjectsWorkflows } from './objects.js';
-export { bodySerializer } from './create.js';
 export type { UploadOptions } from './create.js';
-export type { PageOptions } from './paging.js';
-export { ClientOptionsError, basicAuth } from './options.js';
-export type { ClientOptions, ClientOptionName, CommonClientOptions, RetryOptions } from './options.js';
+export { bodySerializer } from './create.js';
+export type {
+  ElementClient,
+  ElementOperations,
+  ElementPaths,
+  ElementSchemas,
+  ElementWorkflows,
+  UploadImageInput,
+} from './element.js';
+export { createElementClient } from './element.js';
+export type { ApiErrorBody, ElementErrorBody, InvalidResponseKind, OperationRef, V3ErrorBody } from './errors.js';
 export {
   ApiError,
   InvalidArgumentError,
   InvalidResponseError,
+  isApiError,
   NetworkError,
   PaginationError,
   RequestTimeoutError,
   TaskFailedError,
   TaskTimeoutError,
   WorkflowError,
-  isApiError,
 } from './errors.js';
-export type { ApiErrorBody, ElementErrorBody, InvalidResponseKind, OperationRef, V3ErrorBody } from './errors.js';
-export { unwrap } from './workflow.js';
-export type { UploadSource, WaitOptions } from './workflow.js';
-export { isIdempotent } from './transport.js';
-export { operationTable } from './generated/operations.js';
 export type { ApiName } from './generated/operations.js';
-export { isBinaryBody } from './binary.js';
-export type { BinaryBody } from './binary.js';
+export { operationTable } from './generated/operations.js';
+export type { ObjectsClient, ObjectsOperations, ObjectsPaths, ObjectsSchemas, ObjectsWorkflows } from './objects.js';
+export { createObjectsClient } from './objects.js';
+export type { ClientOptionName, ClientOptions, CommonClientOptions, RetryOptions } from './options.js';
+export { basicAuth, ClientOptionsError } from './options.js';
+export type { PageOptions } from './paging.js';
+export { isIdempotent } from './transport.js';
+export type { UploadSource, WaitOptions } from './workflow.js';
+export { unwrap } from './workflow.js';

@@ -1,10 +1,10 @@
 // The object store API client (`/oss/api/svc/v3`) and its workflows.
 import type { Client } from 'openapi-fetch';
+import { createCore } from './create.js';
+import { InvalidArgumentError } from './errors.js';
 import type { components, operations, paths } from './generated/objects.js';
 import type { ClientOptions } from './options.js';
-import { createCore } from './create.js';
-import { paginate, pageSizeOf, type PageOptions } from './paging.js';
-import { InvalidArgumentError } from './errors.js';
+import { type PageOptions, pageSizeOf, paginate } from './paging.js';
 import { checkUuid, unwrap } from './workflow.js';
 
 /** Paths of the object store API (`/oss/api/svc/v3`), from `dist/objects.json`. */
@@ -23,7 +23,10 @@ export interface ObjectsWorkflows {
    * @throws {ApiError} when a page call fails (after the retries of read-only calls)
    * @throws {PaginationError} when a page repeats entities already seen (the server ignores the offset) or goes past the announced total
    */
-  paginateGroups(body: Omit<ObjectsSchemas['GroupListRequest'], 'group_member_count'>, options?: PageOptions): AsyncIterableIterator<ObjectsSchemas['GroupEntityResult']>;
+  paginateGroups(
+    body: Omit<ObjectsSchemas['GroupListRequest'], 'group_member_count'>,
+    options?: PageOptions,
+  ): AsyncIterableIterator<ObjectsSchemas['GroupEntityResult']>;
   /**
    * Iterates the buckets of one object store (`POST /objectstores/{uuid}/groups`,
    * objectstores_groups_list, `entity_type: bucket`), paged like {@link paginateGroups}: each
@@ -35,14 +38,22 @@ export interface ObjectsWorkflows {
    * @throws {ApiError} when a page call fails (after the retries of read-only calls)
    * @throws {PaginationError} when a page repeats entities already seen (the server ignores the offset) or goes past the announced total
    */
-  paginateBuckets(uuid: string, body?: Omit<ObjectsSchemas['BucketGroupListRequest'], 'entity_type' | 'group_member_count'>, options?: PageOptions): AsyncIterableIterator<ObjectsSchemas['GroupEntityResult']>;
+  paginateBuckets(
+    uuid: string,
+    body?: Omit<ObjectsSchemas['BucketGroupListRequest'], 'entity_type' | 'group_member_count'>,
+    options?: PageOptions,
+  ): AsyncIterableIterator<ObjectsSchemas['GroupEntityResult']>;
 }
 
 /**
  * Pages through a groups listing by `group_member_offset`: each page's entities are its first
  * group's `entity_results`, the total its `filtered_entity_count`, an entity's identity its `entity_id`.
  */
-function pageGroups(operation: string, start: number | undefined, post: (offset: number) => Promise<ObjectsSchemas['GroupListResponse']>) {
+function pageGroups(
+  operation: string,
+  start: number | undefined,
+  post: (offset: number) => Promise<ObjectsSchemas['GroupListResponse']>,
+) {
   return paginate({
     operation,
     offsetField: 'group_member_offset',
@@ -51,7 +62,10 @@ function pageGroups(operation: string, start: number | undefined, post: (offset:
     async fetchPage(offset) {
       const page = await post(offset);
       const group = page.group_results?.[0];
-      return { entities: group?.entity_results ?? [], total: group?.filtered_entity_count ?? page.filtered_entity_count };
+      return {
+        entities: group?.entity_results ?? [],
+        total: group?.filtered_entity_count ?? page.filtered_entity_count,
+      };
     },
   });
 }
@@ -78,22 +92,34 @@ export function createObjectsClient(options: ClientOptions): ObjectsClient {
         throw new InvalidArgumentError('entity_type', 'is required, e.g. { entity_type: "objectstore" }');
       }
       return pageGroups('groups_list (POST /groups)', body.group_member_offset, (offset) =>
-        unwrap(client.POST('/groups', { body: { ...body, group_member_offset: offset, group_member_count: count }, signal: pageOptions?.signal })),
+        unwrap(
+          client.POST('/groups', {
+            body: { ...body, group_member_offset: offset, group_member_count: count },
+            signal: pageOptions?.signal,
+          }),
+        ),
       );
     },
     paginateBuckets(uuid, body, pageOptions) {
       checkUuid('uuid', uuid);
       const count = pageSizeOf(pageOptions);
-      if (body !== undefined && (body === null || typeof body !== 'object')) throw new InvalidArgumentError('body', 'must be the rest of a groups query, e.g. { group_member_attributes: [{ attribute: "name" }] }');
+      if (body !== undefined && (body === null || typeof body !== 'object'))
+        throw new InvalidArgumentError(
+          'body',
+          'must be the rest of a groups query, e.g. { group_member_attributes: [{ attribute: "name" }] }',
+        );
       const query = { ...(body ?? {}), entity_type: 'bucket' as const };
-      return pageGroups('objectstores_groups_list (POST /objectstores/{uuid}/groups)', query.group_member_offset, (offset) =>
-        unwrap(
-          client.POST('/objectstores/{uuid}/groups', {
-            params: { path: { uuid } },
-            body: { ...query, group_member_offset: offset, group_member_count: count },
-            signal: pageOptions?.signal,
-          }),
-        ),
+      return pageGroups(
+        'objectstores_groups_list (POST /objectstores/{uuid}/groups)',
+        query.group_member_offset,
+        (offset) =>
+          unwrap(
+            client.POST('/objectstores/{uuid}/groups', {
+              params: { path: { uuid } },
+              body: { ...query, group_member_offset: offset, group_member_count: count },
+              signal: pageOptions?.signal,
+            }),
+          ),
       );
     },
   };

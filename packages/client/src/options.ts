@@ -105,7 +105,10 @@ const DEFAULT_RETRY: Required<RetryOptions> = { retries: 3, minDelayMs: 200, max
 
 function positive(option: ClientOptionName, value: unknown, integer = false): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
-    throw new ClientOptionsError(option, `must be a positive ${integer ? 'integer' : 'number'}; got ${JSON.stringify(value)}`);
+    throw new ClientOptionsError(
+      option,
+      `must be a positive ${integer ? 'integer' : 'number'}; got ${JSON.stringify(value)}`,
+    );
   }
 }
 
@@ -116,9 +119,16 @@ function positive(option: ClientOptionName, value: unknown, integer = false): vo
  */
 export function checkOptions(options: ClientOptions, defaultBasePath: string): ResolvedOptions {
   if (options === null || typeof options !== 'object') {
-    throw new ClientOptionsError('baseUrl', 'is required: pass { baseUrl, username, password } or { host, username, password }');
+    throw new ClientOptionsError(
+      'baseUrl',
+      'is required: pass { baseUrl, username, password } or { host, username, password }',
+    );
   }
-  const { baseUrl, host, port, username, password } = options as CommonClientOptions & { baseUrl?: unknown; host?: unknown; port?: unknown };
+  const { baseUrl, host, port, username, password } = options as CommonClientOptions & {
+    baseUrl?: unknown;
+    host?: unknown;
+    port?: unknown;
+  };
   let url: URL;
   if (baseUrl !== undefined && host !== undefined) {
     throw new ClientOptionsError('host', 'cannot be combined with baseUrl: pass one of them');
@@ -127,15 +137,23 @@ export function checkOptions(options: ClientOptions, defaultBasePath: string): R
     // Never echoed when it may hold a password.
     if (typeof host === 'string' && host.includes('@')) throw new ClientOptionsError('host', CREDENTIALS);
     if (typeof host !== 'string' || !/^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:.]+\]$/.test(host)) {
-      throw new ClientOptionsError('host', `must be a host name or IP address such as pc.example.internal; got ${JSON.stringify(host)}`);
+      throw new ClientOptionsError(
+        'host',
+        `must be a host name or IP address such as pc.example.internal; got ${JSON.stringify(host)}`,
+      );
     }
     if (port !== undefined) positive('port', port, true);
-    if (port !== undefined && (port as number) > 65535) throw new ClientOptionsError('port', `must be at most 65535; got ${port}`);
+    if (port !== undefined && (port as number) > 65535)
+      throw new ClientOptionsError('port', `must be at most 65535; got ${port}`);
     url = new URL(`https://${host}:${port ?? 9440}${defaultBasePath}`);
   } else {
-    if (port !== undefined) throw new ClientOptionsError('port', 'goes with host, not baseUrl: put the port into baseUrl');
+    if (port !== undefined)
+      throw new ClientOptionsError('port', 'goes with host, not baseUrl: put the port into baseUrl');
     if (typeof baseUrl !== 'string' || baseUrl === '') {
-      throw new ClientOptionsError('baseUrl', `must be a non-empty string such as https://host:9440${defaultBasePath} (or pass host)`);
+      throw new ClientOptionsError(
+        'baseUrl',
+        `must be a non-empty string such as https://host:9440${defaultBasePath} (or pass host)`,
+      );
     }
     // Any "@" may be userinfo (however the rest parses: "admin:pw@pc" parses with the scheme
     // "admin:"), so the URL is refused before it is parsed, and never echoed.
@@ -143,7 +161,10 @@ export function checkOptions(options: ClientOptions, defaultBasePath: string): R
     try {
       url = new URL(baseUrl);
     } catch {
-      throw new ClientOptionsError('baseUrl', `must be an absolute URL such as https://host:9440${defaultBasePath}; got "${baseUrl}"`);
+      throw new ClientOptionsError(
+        'baseUrl',
+        `must be an absolute URL such as https://host:9440${defaultBasePath}; got "${baseUrl}"`,
+      );
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new ClientOptionsError('baseUrl', `must use http or https; got "${url.protocol}"`);
@@ -151,14 +172,20 @@ export function checkOptions(options: ClientOptions, defaultBasePath: string): R
     // The operation's path is appended to baseUrl: after a query it would land in the query. Not
     // echoed: a query may hold a token.
     if (url.search || url.hash || /[?#]/.test(baseUrl)) {
-      throw new ClientOptionsError('baseUrl', `must end with the base path (no "?query" or "#fragment"), such as https://host:9440${defaultBasePath}`);
+      throw new ClientOptionsError(
+        'baseUrl',
+        `must end with the base path (no "?query" or "#fragment"), such as https://host:9440${defaultBasePath}`,
+      );
     }
   }
   if (typeof username !== 'string' || username === '') {
     throw new ClientOptionsError('username', 'must be a non-empty string');
   }
   if (username.includes(':')) {
-    throw new ClientOptionsError('username', 'must not contain ":" (basic authentication separates it from the password)');
+    throw new ClientOptionsError(
+      'username',
+      'must not contain ":" (basic authentication separates it from the password)',
+    );
   }
   if (typeof password !== 'string') {
     throw new ClientOptionsError('password', 'must be a string');
@@ -172,7 +199,10 @@ export function checkOptions(options: ClientOptions, defaultBasePath: string): R
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
     throw new ClientOptionsError('fetch', 'must be a function (request, init) => Promise<Response>');
   }
-  if (options.middleware !== undefined && (!Array.isArray(options.middleware) || options.middleware.some((m) => m === null || typeof m !== 'object'))) {
+  if (
+    options.middleware !== undefined &&
+    (!Array.isArray(options.middleware) || options.middleware.some((m) => m === null || typeof m !== 'object'))
+  ) {
     throw new ClientOptionsError('middleware', 'must be an array of openapi-fetch middleware objects');
   }
   if (options.insecureSkipTlsVerify !== undefined && typeof options.insecureSkipTlsVerify !== 'boolean') {
@@ -181,19 +211,31 @@ export function checkOptions(options: ClientOptions, defaultBasePath: string): R
   let ca: (string | Uint8Array)[] | undefined;
   if (options.ca !== undefined) {
     ca = (Array.isArray(options.ca) ? [...options.ca] : [options.ca]) as (string | Uint8Array)[];
-    if (ca.length === 0 || ca.some((c) => !(typeof c === 'string' ? c.includes('-----BEGIN CERTIFICATE-----') : c instanceof Uint8Array))) {
+    if (
+      ca.length === 0 ||
+      ca.some((c) => !(typeof c === 'string' ? c.includes('-----BEGIN CERTIFICATE-----') : c instanceof Uint8Array))
+    ) {
       throw new ClientOptionsError('ca', 'must be PEM certificate text (-----BEGIN CERTIFICATE-----) or its bytes');
     }
     if (options.insecureSkipTlsVerify) {
-      throw new ClientOptionsError('ca', 'cannot be combined with insecureSkipTlsVerify: trust the certificate or skip verification, not both');
+      throw new ClientOptionsError(
+        'ca',
+        'cannot be combined with insecureSkipTlsVerify: trust the certificate or skip verification, not both',
+      );
     }
   }
   let retry = DEFAULT_RETRY;
   if (options.retry === false) retry = { ...DEFAULT_RETRY, retries: 0 };
   else if (options.retry !== undefined) {
-    if (options.retry === null || typeof options.retry !== 'object') throw new ClientOptionsError('retry', 'must be false or { retries, minDelayMs, maxDelayMs }');
-    const { retries = DEFAULT_RETRY.retries, minDelayMs = DEFAULT_RETRY.minDelayMs, maxDelayMs = DEFAULT_RETRY.maxDelayMs } = options.retry;
-    if (!Number.isInteger(retries) || retries < 0 || retries > 10) throw new ClientOptionsError('retry', `retries must be an integer from 0 to 10; got ${retries}`);
+    if (options.retry === null || typeof options.retry !== 'object')
+      throw new ClientOptionsError('retry', 'must be false or { retries, minDelayMs, maxDelayMs }');
+    const {
+      retries = DEFAULT_RETRY.retries,
+      minDelayMs = DEFAULT_RETRY.minDelayMs,
+      maxDelayMs = DEFAULT_RETRY.maxDelayMs,
+    } = options.retry;
+    if (!Number.isInteger(retries) || retries < 0 || retries > 10)
+      throw new ClientOptionsError('retry', `retries must be an integer from 0 to 10; got ${retries}`);
     if (!(minDelayMs >= 0 && maxDelayMs >= minDelayMs && Number.isFinite(maxDelayMs))) {
       throw new ClientOptionsError('retry', 'delays must satisfy 0 <= minDelayMs <= maxDelayMs (milliseconds)');
     }

@@ -24,7 +24,8 @@ export interface Page<E> {
  */
 export function pageSizeOf(options: PageOptions | undefined): number {
   const size = options?.pageSize ?? 100;
-  if (!Number.isInteger(size) || size < 1) throw new InvalidArgumentError('pageSize', `must be a positive integer; got ${JSON.stringify(size)}`);
+  if (!Number.isInteger(size) || size < 1)
+    throw new InvalidArgumentError('pageSize', `must be a positive integer; got ${JSON.stringify(size)}`);
   return size;
 }
 
@@ -49,7 +50,13 @@ export interface PagedCall<E> {
  *   of a page was already yielded (the server ignores the offset), or when a page brings the count
  *   past the total the same page announces
  */
-export function paginate<E>({ operation, offsetField, start, keyOf, fetchPage }: PagedCall<E>): AsyncIterableIterator<E> {
+export function paginate<E>({
+  operation,
+  offsetField,
+  start,
+  keyOf,
+  fetchPage,
+}: PagedCall<E>): AsyncIterableIterator<E> {
   if (start !== undefined && !(Number.isInteger(start) && start >= 0)) {
     throw new InvalidArgumentError(offsetField, `must be an integer >= 0; got ${JSON.stringify(start)}`);
   }
@@ -60,9 +67,18 @@ export function paginate<E>({ operation, offsetField, start, keyOf, fetchPage }:
       const { entities, total } = await fetchPage(offset);
       if (entities.length === 0) return;
       const keys = entities.map((e) => keyOf(e) ?? JSON.stringify(e));
-      if (keys.every((k) => seen.has(k))) throw new PaginationError(operation, offset, `repeats entities already seen: the server ignores ${offsetField}`);
+      if (keys.every((k) => seen.has(k)))
+        throw new PaginationError(
+          operation,
+          offset,
+          `repeats entities already seen: the server ignores ${offsetField}`,
+        );
       if (typeof total === 'number' && offset + entities.length > total) {
-        throw new PaginationError(operation, offset, `brings ${entities.length} entities, past the total of ${total} it announces`);
+        throw new PaginationError(
+          operation,
+          offset,
+          `brings ${entities.length} entities, past the total of ${total} it announces`,
+        );
       }
       for (const k of keys) seen.add(k);
       yield* entities;

@@ -44,7 +44,10 @@ export class ClientRequest {
 
   /** Accepts real Requests too, so middleware may still return `new Request(...)`. */
   static [Symbol.hasInstance](value: unknown): boolean {
-    return value instanceof Request || (typeof value === 'object' && value !== null && (value as { [LIGHT]?: boolean })[LIGHT] === true);
+    return (
+      value instanceof Request ||
+      (typeof value === 'object' && value !== null && (value as { [LIGHT]?: boolean })[LIGHT] === true)
+    );
   }
 
   /** True when the body is a stream: it can be sent once only. */
@@ -66,12 +69,26 @@ export class ClientRequest {
       this.bodyInit = a;
       body = b;
     }
-    return new ClientRequest(this.url, { ...this.init, method: this.method, headers: new Headers(this.headers), body, signal: this.signal, [OPERATION]: this[OPERATION] });
+    return new ClientRequest(this.url, {
+      ...this.init,
+      method: this.method,
+      headers: new Headers(this.headers),
+      body,
+      signal: this.signal,
+      [OPERATION]: this[OPERATION],
+    });
   }
 
   /** The same request to another URL (a followed redirect); a stream body cannot be re-sent. */
   withUrl(url: string): ClientRequest {
-    return new ClientRequest(url, { ...this.init, method: this.method, headers: this.headers, body: this.bodyInit, signal: this.signal, [OPERATION]: this[OPERATION] });
+    return new ClientRequest(url, {
+      ...this.init,
+      method: this.method,
+      headers: this.headers,
+      body: this.bodyInit,
+      signal: this.signal,
+      [OPERATION]: this[OPERATION],
+    });
   }
 
   /** The body as text, JSON or bytes, like the Request methods. */

@@ -3,14 +3,15 @@
 // writes on the same origin only, guards the response body, and maps failures to typed errors.
 // @ts-expect-error undici publishes no types for this path; it is the class undici exports as Agent.
 // Imported directly because undici's main entry replaces the process-wide fetch dispatcher.
-import AgentClass from 'undici/lib/dispatcher/agent.js';
-import type { Agent as AgentType, Dispatcher } from 'undici';
+
 import type { Middleware } from 'openapi-fetch';
-import { operationTable, type ApiName } from './generated/operations.js';
-import { InvalidResponseError, NetworkError, RequestTimeoutError, type OperationRef } from './errors.js';
+import type { Agent as AgentType, Dispatcher } from 'undici';
+import AgentClass from 'undici/lib/dispatcher/agent.js';
 import { guardBody } from './body.js';
+import { InvalidResponseError, NetworkError, type OperationRef, RequestTimeoutError } from './errors.js';
+import { type ApiName, operationTable } from './generated/operations.js';
 import type { ResolvedOptions } from './options.js';
-import { OPERATION, isClientRequest, type ClientRequest } from './request.js';
+import { type ClientRequest, isClientRequest, OPERATION } from './request.js';
 
 type FetchFn = (input: Request, init?: RequestInit) => Promise<Response>;
 
@@ -76,7 +77,11 @@ function operationOf(api: ApiName, basePath: string, request: Request | ClientRe
   if (found) return found;
   let path = new URL(request.url).pathname;
   if (path.startsWith(basePath)) path = path.slice(basePath.length) || '/';
-  return { op: { api, method: request.method, path, operationId: undefined }, retryable: request.method === 'GET' || request.method === 'HEAD', json: false };
+  return {
+    op: { api, method: request.method, path, operationId: undefined },
+    retryable: request.method === 'GET' || request.method === 'HEAD',
+    json: false,
+  };
 }
 
 const RESPONSE_OPERATION = Symbol('svc.client.responseOperation');
@@ -119,7 +124,11 @@ const Agent = AgentClass as typeof AgentType;
  * body fails too). Both cost nothing per request, unlike a timer and signal.
  */
 export function createDispatcher(tls: ResolvedOptions['tls'], timeoutMs: number): Dispatcher {
-  const connect = tls.insecure ? { rejectUnauthorized: false } : tls.ca ? { ca: tls.ca.map((c) => (typeof c === 'string' ? c : Buffer.from(c))) } : undefined;
+  const connect = tls.insecure
+    ? { rejectUnauthorized: false }
+    : tls.ca
+      ? { ca: tls.ca.map((c) => (typeof c === 'string' ? c : Buffer.from(c))) }
+      : undefined;
   return new Agent({ ...(connect ? { connect } : {}), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
 }
 
@@ -147,7 +156,11 @@ const MANUAL: RequestInit = { redirect: 'manual' };
 
 /** True when openapi-fetch will not read the body (it returns early for these). */
 function bodiless(response: Response, method: string): boolean {
-  return response.status === 204 || method === 'HEAD' || (response.headers.get('content-length') === '0' && !response.headers.get('transfer-encoding')?.includes('chunked'));
+  return (
+    response.status === 204 ||
+    method === 'HEAD' ||
+    (response.headers.get('content-length') === '0' && !response.headers.get('transfer-encoding')?.includes('chunked'))
+  );
 }
 
 /**
@@ -173,12 +186,20 @@ export function createTransport(s: TransportSettings): FetchFn {
     // Only reads are repeated; their bodies are small JSON, and a stream is never sent twice.
     const retries = retryable && !light?.streaming ? s.retry.retries : 0;
     const spare = (retries > 0 || manual) && !light && input.body ? (input as Request).clone() : undefined;
-    const outer = () => (s.signal && input.signal ? AbortSignal.any([input.signal, s.signal]) : (s.signal ?? input.signal ?? undefined));
+    const outer = () =>
+      s.signal && input.signal ? AbortSignal.any([input.signal, s.signal]) : (s.signal ?? input.signal ?? undefined);
     let current: Request | ClientRequest = input;
     for (let attempt = 0, hops = 0; ; ) {
       // One controller per attempt, fed by the call's signal, the client's signal and the timer
       // (AbortSignal.any costs more than a loopback request on Node 20).
-      const sources = current.signal && s.signal ? [current.signal, s.signal] : current.signal ? [current.signal] : s.signal ? [s.signal] : [];
+      const sources =
+        current.signal && s.signal
+          ? [current.signal, s.signal]
+          : current.signal
+            ? [current.signal]
+            : s.signal
+              ? [s.signal]
+              : [];
       let signal: AbortSignal | null = sources.length === 1 && s.signalTimeoutMs <= 0 ? sources[0]! : null;
       let timer: ReturnType<typeof setTimeout> | undefined;
       let timedOut = false;
@@ -191,7 +212,9 @@ export function createTransport(s: TransportSettings): FetchFn {
           if (source.aborted) controller.abort(source.reason);
           else source.addEventListener('abort', forward, { once: true });
         }
-        release = () => sources.forEach((source) => source.removeEventListener('abort', forward));
+        release = () => {
+          for (const source of sources) source.removeEventListener('abort', forward);
+        };
         if (s.signalTimeoutMs > 0) {
           timer = setTimeout(() => {
             timedOut = true;
@@ -205,14 +228,16 @@ export function createTransport(s: TransportSettings): FetchFn {
       };
       let response: Response;
       try {
-        if (!isClientRequest(current)) response = await (s.injected ?? fetch)(current as Request, signal ? { ...ext, signal } : ext);
+        if (!isClientRequest(current))
+          response = await (s.injected ?? fetch)(current as Request, signal ? { ...ext, signal } : ext);
         else if (s.injected) response = await s.injected(current.toRequest(signal, ext), ext);
         else response = await fetch(current.url, current.fetchInit(signal, ext));
       } catch (error) {
         cleanup();
         if (timedOut) throw new RequestTimeoutError(op, s.signalTimeoutMs);
         if (signal?.aborted) throw signal.reason;
-        if ((error as { cause?: { code?: string } })?.cause?.code === 'UND_ERR_HEADERS_TIMEOUT') throw new RequestTimeoutError(op, s.timeoutMs);
+        if ((error as { cause?: { code?: string } })?.cause?.code === 'UND_ERR_HEADERS_TIMEOUT')
+          throw new RequestTimeoutError(op, s.timeoutMs);
         if (attempt < retries) {
           await sleep(backoff(s.retry, attempt++, undefined), outer());
           current = spare ? spare.clone() : input;
@@ -250,7 +275,13 @@ export function createTransport(s: TransportSettings): FetchFn {
  * The request a write is re-sent as after a redirect: 307/308 to the same origin only.
  * @throws {InvalidResponseError} `redirect` for any other redirect, or after {@link MAX_REDIRECTS}
  */
-function redirected(current: Request | ClientRequest, spare: Request | undefined, response: Response, op: OperationRef, hops: number): Request | ClientRequest {
+function redirected(
+  current: Request | ClientRequest,
+  spare: Request | undefined,
+  response: Response,
+  op: OperationRef,
+  hops: number,
+): Request | ClientRequest {
   const location = response.headers.get('location');
   let target: URL | undefined;
   try {
@@ -259,14 +290,31 @@ function redirected(current: Request | ClientRequest, spare: Request | undefined
     target = undefined;
   }
   const from = new URL(current.url);
-  if (!target) throw new InvalidResponseError(op, response.status, 'redirect', 'a redirect without a usable Location; not followed');
+  if (!target)
+    throw new InvalidResponseError(
+      op,
+      response.status,
+      'redirect',
+      'a redirect without a usable Location; not followed',
+    );
   if (target.origin !== from.origin) {
-    throw new InvalidResponseError(op, response.status, 'redirect', `a redirect to another origin (${target.origin}); a ${op.method} is followed on the same origin only`);
+    throw new InvalidResponseError(
+      op,
+      response.status,
+      'redirect',
+      `a redirect to another origin (${target.origin}); a ${op.method} is followed on the same origin only`,
+    );
   }
   if (response.status !== 307 && response.status !== 308) {
-    throw new InvalidResponseError(op, response.status, 'redirect', `a ${op.method} follows only 307 and 308 redirects (which keep the method and body); not followed`);
+    throw new InvalidResponseError(
+      op,
+      response.status,
+      'redirect',
+      `a ${op.method} follows only 307 and 308 redirects (which keep the method and body); not followed`,
+    );
   }
-  if (hops > MAX_REDIRECTS) throw new InvalidResponseError(op, response.status, 'redirect', `more than ${MAX_REDIRECTS} redirects`);
+  if (hops > MAX_REDIRECTS)
+    throw new InvalidResponseError(op, response.status, 'redirect', `more than ${MAX_REDIRECTS} redirects`);
   if (isClientRequest(current)) return current.withUrl(target.href);
   return new Request(target.href, spare ? spare.clone() : (current as Request));
 }

@@ -1,9 +1,9 @@
 // Building blocks of the workflow methods: unwrapping results into ApiError, polling tasks, upload sources.
 import { openAsBlob } from 'node:fs';
 import { Readable } from 'node:stream';
+import type { BinaryBody } from './binary.js';
 import { ApiError, InvalidArgumentError, TaskFailedError, TaskTimeoutError, WorkflowError } from './errors.js';
 import { responseOperation, sleep } from './transport.js';
-import type { BinaryBody } from './binary.js';
 
 /**
  * Returns the data of an openapi-fetch result, or throws {@link ApiError} (status, parsed body or
@@ -18,7 +18,12 @@ export async function unwrap<R extends { response: Response; data?: unknown; err
   const { data, error, response } = await result;
   if (!response.ok) {
     const url = new URL(response.url || 'http://unknown/');
-    const op = responseOperation(response) ?? { api: 'unknown', method: '?', path: url.pathname, operationId: undefined };
+    const op = responseOperation(response) ?? {
+      api: 'unknown',
+      method: '?',
+      path: url.pathname,
+      operationId: undefined,
+    };
     throw new ApiError(response.status, error, op);
   }
   return data as Exclude<R['data'], undefined>;
@@ -31,7 +36,8 @@ export async function unwrap<R extends { response: Response; data?: unknown; err
  * @throws {WorkflowError} `<operation>: the answer carries no <field>` when it is missing (undefined, null or '')
  */
 export function required<T>(value: T | null | undefined, operation: string, field: string): T {
-  if (value === undefined || value === null || (value as unknown) === '') throw new WorkflowError(`${operation}: the answer carries no ${field}`);
+  if (value === undefined || value === null || (value as unknown) === '')
+    throw new WorkflowError(`${operation}: the answer carries no ${field}`);
   return value;
 }
 
@@ -52,7 +58,10 @@ const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 /** @throws {InvalidArgumentError} when `value` is not a UUID string */
 export function checkUuid(argument: string, value: unknown): string {
   if (typeof value !== 'string' || !UUID.test(value)) {
-    throw new InvalidArgumentError(argument, `must be a UUID such as 0e09cf83-ac68-4f28-af70-6df9a43df4f0; got ${JSON.stringify(value)}`);
+    throw new InvalidArgumentError(
+      argument,
+      `must be a UUID such as 0e09cf83-ac68-4f28-af70-6df9a43df4f0; got ${JSON.stringify(value)}`,
+    );
   }
   return value;
 }
@@ -63,7 +72,10 @@ export function isUuid(value: string): boolean {
 }
 
 /** How a task record reads: still going, done, or failed with code and detail. */
-export type TaskVerdict = { state: 'pending' } | { state: 'succeeded' } | { state: 'failed'; status: string; code?: string; detail?: string };
+export type TaskVerdict =
+  | { state: 'pending' }
+  | { state: 'succeeded' }
+  | { state: 'failed'; status: string; code?: string; detail?: string };
 
 /**
  * Polls `get` until `judge` says the task finished.
@@ -71,11 +83,25 @@ export type TaskVerdict = { state: 'pending' } | { state: 'succeeded' } | { stat
  * @throws {TaskTimeoutError} when `timeoutMs` ran out first
  * @throws the signal's reason when `signal` fired
  */
-export async function pollTask<T>(uuid: string, get: (signal: AbortSignal) => Promise<T>, judge: (task: T) => TaskVerdict, options: WaitOptions<T> = {}): Promise<T> {
+export async function pollTask<T>(
+  uuid: string,
+  get: (signal: AbortSignal) => Promise<T>,
+  judge: (task: T) => TaskVerdict,
+  options: WaitOptions<T> = {},
+): Promise<T> {
   const { timeoutMs = 600_000, intervalMs = 2_000, signal, onProgress } = options;
-  if (!(typeof timeoutMs === 'number' && timeoutMs > 0)) throw new InvalidArgumentError('timeoutMs', `must be a positive number of milliseconds; got ${JSON.stringify(timeoutMs)}`);
-  if (!(typeof intervalMs === 'number' && intervalMs >= 0)) throw new InvalidArgumentError('intervalMs', `must be a number of milliseconds >= 0; got ${JSON.stringify(intervalMs)}`);
-  if (onProgress !== undefined && typeof onProgress !== 'function') throw new InvalidArgumentError('onProgress', 'must be a function');
+  if (!(typeof timeoutMs === 'number' && timeoutMs > 0))
+    throw new InvalidArgumentError(
+      'timeoutMs',
+      `must be a positive number of milliseconds; got ${JSON.stringify(timeoutMs)}`,
+    );
+  if (!(typeof intervalMs === 'number' && intervalMs >= 0))
+    throw new InvalidArgumentError(
+      'intervalMs',
+      `must be a number of milliseconds >= 0; got ${JSON.stringify(intervalMs)}`,
+    );
+  if (onProgress !== undefined && typeof onProgress !== 'function')
+    throw new InvalidArgumentError('onProgress', 'must be a function');
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
   const combined = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
@@ -86,7 +112,8 @@ export async function pollTask<T>(uuid: string, get: (signal: AbortSignal) => Pr
       onProgress?.(last);
       const verdict = judge(last);
       if (verdict.state === 'succeeded') return last;
-      if (verdict.state === 'failed') throw new TaskFailedError(uuid, verdict.status, verdict.code, verdict.detail, last);
+      if (verdict.state === 'failed')
+        throw new TaskFailedError(uuid, verdict.status, verdict.code, verdict.detail, last);
       await sleep(intervalMs, combined);
     }
   } catch (error) {
@@ -114,10 +141,20 @@ export async function toBody(argument: string, source: unknown): Promise<BinaryB
       throw new InvalidArgumentError(argument, `must name a readable file; ${(error as Error).message}`);
     }
   }
-  if (source instanceof Blob || source instanceof ArrayBuffer || ArrayBuffer.isView(source) || source instanceof ReadableStream) return source as BinaryBody;
+  if (
+    source instanceof Blob ||
+    source instanceof ArrayBuffer ||
+    ArrayBuffer.isView(source) ||
+    source instanceof ReadableStream
+  )
+    return source as BinaryBody;
   if (source && typeof (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] === 'function') {
-    const readable = source instanceof Readable ? source : Readable.from(source as AsyncIterable<Uint8Array>, { objectMode: false });
+    const readable =
+      source instanceof Readable ? source : Readable.from(source as AsyncIterable<Uint8Array>, { objectMode: false });
     return Readable.toWeb(readable) as unknown as ReadableStream<Uint8Array>;
   }
-  throw new InvalidArgumentError(argument, 'must be a file path, a Blob, bytes, a ReadableStream or an async iterable of bytes');
+  throw new InvalidArgumentError(
+    argument,
+    'must be a file path, a Blob, bytes, a ReadableStream or an async iterable of bytes',
+  );
 }

@@ -1,14 +1,14 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
+  type CentralSchemas,
   createCentralClient,
   createElementClient,
   createObjectsClient,
-  isApiError,
-  unwrap,
-  type CentralSchemas,
   type ElementErrorBody,
   type ElementSchemas,
+  isApiError,
   type ObjectsSchemas,
+  unwrap,
   type V3ErrorBody,
 } from '../src/index.js';
 
@@ -17,7 +17,9 @@ const client = createCentralClient({ baseUrl: 'https://pc:9440/api/svc/v3', user
 describe('central client types', () => {
   it('types request bodies from the spec', () => {
     // @ts-expect-error image_type must be DISK_IMAGE or ISO_IMAGE
-    void client.POST('/images', { body: { metadata: { kind: 'image' }, spec: { name: 'x', resources: { image_type: 'CD_IMAGE' } } } });
+    void client.POST('/images', {
+      body: { metadata: { kind: 'image' }, spec: { name: 'x', resources: { image_type: 'CD_IMAGE' } } },
+    });
     // @ts-expect-error spec is required
     void client.POST('/images', { body: { metadata: { kind: 'image' } } });
     // @ts-expect-error the path does not exist
@@ -27,11 +29,15 @@ describe('central client types', () => {
   it('types responses from the spec', async () => {
     const { data } = await client.GET('/tasks/{uuid}', { params: { path: { uuid: 'x' } } });
     expectTypeOf(data).toEqualTypeOf<CentralSchemas['Task'] | undefined>();
-    expectTypeOf<NonNullable<typeof data>['status']>().toEqualTypeOf<'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'ABORTED' | 'SUSPENDED'>();
+    expectTypeOf<NonNullable<typeof data>['status']>().toEqualTypeOf<
+      'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'ABORTED' | 'SUSPENDED'
+    >();
     const list = await client.POST('/images/list', { body: {} });
     type Page = NonNullable<typeof list.data>;
     expectTypeOf<Page['metadata']['total_matches']>().toEqualTypeOf<number>();
-    expectTypeOf<NonNullable<NonNullable<Page['entities']>[number]['status']>['state']>().toEqualTypeOf<CentralSchemas['ImageState']>();
+    expectTypeOf<NonNullable<NonNullable<Page['entities']>[number]['status']>['state']>().toEqualTypeOf<
+      CentralSchemas['ImageState']
+    >();
     // @ts-expect-error total_matches is a number
     expectTypeOf<Page['metadata']['total_matches']>().toEqualTypeOf<string>();
   });
@@ -57,7 +63,9 @@ describe('workflow and error types', () => {
     const element = createElementClient({ host: 'pe', username: 'u', password: 'p' });
     expectTypeOf(element.waitForTask('x')).resolves.toEqualTypeOf<ElementSchemas['TaskV0_8']>();
     expectTypeOf(element.waitForTask('x', { version: 'v2.0' })).resolves.toEqualTypeOf<ElementSchemas['TaskV2_0']>();
-    expectTypeOf(element.waitForTask('x', { longPollSeconds: 30 })).resolves.toEqualTypeOf<ElementSchemas['TaskV0_8']>();
+    expectTypeOf(element.waitForTask('x', { longPollSeconds: 30 })).resolves.toEqualTypeOf<
+      ElementSchemas['TaskV0_8']
+    >();
     // @ts-expect-error the long poll is v0.8 only
     void element.waitForTask('x', { version: 'v2.0', longPollSeconds: 30 });
     expectTypeOf(client.abortTask('x')).resolves.toEqualTypeOf<void>();
@@ -66,14 +74,22 @@ describe('workflow and error types', () => {
     // @ts-expect-error give a file or a stream
     void element.uploadImage({ name: 'x', imageType: 'ISO_IMAGE', container: 'c' });
     // @ts-expect-error not both
-    void element.uploadImage({ name: 'x', imageType: 'ISO_IMAGE', container: 'c', file: 'a.iso', stream: new ReadableStream() });
+    void element.uploadImage({
+      name: 'x',
+      imageType: 'ISO_IMAGE',
+      container: 'c',
+      file: 'a.iso',
+      stream: new ReadableStream(),
+    });
     // @ts-expect-error imageType is DISK_IMAGE or ISO_IMAGE
     void element.uploadImage({ name: 'x', imageType: 'CD', container: 'c', file: 'a.iso' });
   });
 
   it('types the buckets of an object store', async () => {
     const objects = createObjectsClient({ host: 'pc', username: 'u', password: 'p' });
-    for await (const bucket of objects.paginateBuckets('x', { group_member_attributes: [{ attribute: 'storage_usage_bytes' }] })) {
+    for await (const bucket of objects.paginateBuckets('x', {
+      group_member_attributes: [{ attribute: 'storage_usage_bytes' }],
+    })) {
       expectTypeOf(bucket).toEqualTypeOf<ObjectsSchemas['GroupEntityResult']>();
     }
     // @ts-expect-error entity_type is set by paginateBuckets

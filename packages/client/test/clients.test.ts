@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ClientOptionsError, createCentralClient, createElementClient, createObjectsClient, type ClientOptions } from '../src/index.js';
+import {
+  type ClientOptions,
+  ClientOptionsError,
+  createCentralClient,
+  createElementClient,
+  createObjectsClient,
+} from '../src/index.js';
 
 /** A fetch that records the request and answers with the given JSON. */
 function recordingFetch(status = 200, body: unknown = { ok: true }) {
@@ -11,7 +17,11 @@ function recordingFetch(status = 200, body: unknown = { ok: true }) {
   return { seen, fetch };
 }
 
-const good: ClientOptions = { baseUrl: 'https://pc.internal:9440/api/svc/v3/', username: 'admin', password: 's3cr€t:x' };
+const good: ClientOptions = {
+  baseUrl: 'https://pc.internal:9440/api/svc/v3/',
+  username: 'admin',
+  password: 's3cr€t:x',
+};
 
 describe('createCentralClient', () => {
   it('sends basic auth, JSON and the base path on every call', async () => {
@@ -50,10 +60,18 @@ describe('createCentralClient', () => {
   });
 
   it('returns the declared error body on 4xx', async () => {
-    const body = { api_version: '3.1', code: 404, kind: 'image', message_list: [{ message: 'gone', reason: 'ENTITY_NOT_FOUND' }], state: 'ERROR' };
+    const body = {
+      api_version: '3.1',
+      code: 404,
+      kind: 'image',
+      message_list: [{ message: 'gone', reason: 'ENTITY_NOT_FOUND' }],
+      state: 'ERROR',
+    };
     const { fetch } = recordingFetch(404, body);
     const client = createCentralClient({ ...good, fetch });
-    const { data, error, response } = await client.GET('/images/{uuid}', { params: { path: { uuid: 'c2d4b1f5-8a3e-4c6b-9f1d-2e7a5b3c9d10' } } });
+    const { data, error, response } = await client.GET('/images/{uuid}', {
+      params: { path: { uuid: 'c2d4b1f5-8a3e-4c6b-9f1d-2e7a5b3c9d10' } },
+    });
     expect(data).toBeUndefined();
     expect(response.status).toBe(404);
     expect(error).toEqual(body);
@@ -64,23 +82,68 @@ describe('createCentralClient', () => {
     { name: 'empty baseUrl', given: { baseUrl: '' }, option: 'baseUrl', rule: /non-empty/ },
     { name: 'relative baseUrl', given: { baseUrl: '/api/svc/v3' }, option: 'baseUrl', rule: /absolute URL/ },
     { name: 'ftp baseUrl', given: { baseUrl: 'ftp://pc/api' }, option: 'baseUrl', rule: /http or https/ },
-    { name: 'credentials in baseUrl', given: { baseUrl: 'https://admin:pw@pc:9440/api/svc/v3' }, option: 'baseUrl', rule: /credentials/ },
+    {
+      name: 'credentials in baseUrl',
+      given: { baseUrl: 'https://admin:pw@pc:9440/api/svc/v3' },
+      option: 'baseUrl',
+      rule: /credentials/,
+    },
     { name: 'no username', given: { username: '' }, option: 'username', rule: /non-empty/ },
     { name: 'colon in username', given: { username: 'a:b' }, option: 'username', rule: /":"/ },
     { name: 'password not a string', given: { password: 42 as unknown as string }, option: 'password', rule: /string/ },
-    { name: 'baseUrl and host', given: { host: 'pc' } as Partial<ClientOptions>, option: 'host', rule: /cannot be combined with baseUrl/ },
-    { name: 'host with a path', given: { baseUrl: undefined, host: 'pc/x' } as Partial<ClientOptions>, option: 'host', rule: /host name or IP/ },
-    { name: 'port out of range', given: { baseUrl: undefined, host: 'pc', port: 70000 } as Partial<ClientOptions>, option: 'port', rule: /at most 65535/ },
-    { name: 'port with baseUrl', given: { port: 9440 } as Partial<ClientOptions>, option: 'port', rule: /goes with host/ },
+    {
+      name: 'baseUrl and host',
+      given: { host: 'pc' } as Partial<ClientOptions>,
+      option: 'host',
+      rule: /cannot be combined with baseUrl/,
+    },
+    {
+      name: 'host with a path',
+      given: { baseUrl: undefined, host: 'pc/x' } as Partial<ClientOptions>,
+      option: 'host',
+      rule: /host name or IP/,
+    },
+    {
+      name: 'port out of range',
+      given: { baseUrl: undefined, host: 'pc', port: 70000 } as Partial<ClientOptions>,
+      option: 'port',
+      rule: /at most 65535/,
+    },
+    {
+      name: 'port with baseUrl',
+      given: { port: 9440 } as Partial<ClientOptions>,
+      option: 'port',
+      rule: /goes with host/,
+    },
     { name: 'negative timeout', given: { timeoutMs: -1 }, option: 'timeoutMs', rule: /positive number/ },
     { name: 'ca not PEM', given: { ca: 'hello' }, option: 'ca', rule: /PEM/ },
-    { name: 'ca and insecure', given: { ca: '-----BEGIN CERTIFICATE-----x', insecureSkipTlsVerify: true }, option: 'ca', rule: /not both/ },
-    { name: 'insecure not boolean', given: { insecureSkipTlsVerify: 'yes' as unknown as boolean }, option: 'insecureSkipTlsVerify', rule: /true or false/ },
+    {
+      name: 'ca and insecure',
+      given: { ca: '-----BEGIN CERTIFICATE-----x', insecureSkipTlsVerify: true },
+      option: 'ca',
+      rule: /not both/,
+    },
+    {
+      name: 'insecure not boolean',
+      given: { insecureSkipTlsVerify: 'yes' as unknown as boolean },
+      option: 'insecureSkipTlsVerify',
+      rule: /true or false/,
+    },
     { name: 'too many retries', given: { retry: { retries: 50 } }, option: 'retry', rule: /0 to 10/ },
     { name: 'middleware not a list', given: { middleware: {} as never }, option: 'middleware', rule: /array/ },
     { name: 'signal not a signal', given: { signal: {} as never }, option: 'signal', rule: /AbortSignal/ },
-    { name: 'a query in baseUrl', given: { baseUrl: 'https://pc:9440/api/svc/v3?token=s3cr€t' }, option: 'baseUrl', rule: /no "\?query" or "#fragment"/ },
-    { name: 'a fragment in baseUrl', given: { baseUrl: 'https://pc:9440/api/svc/v3#s3cr€t' }, option: 'baseUrl', rule: /no "\?query" or "#fragment"/ },
+    {
+      name: 'a query in baseUrl',
+      given: { baseUrl: 'https://pc:9440/api/svc/v3?token=s3cr€t' },
+      option: 'baseUrl',
+      rule: /no "\?query" or "#fragment"/,
+    },
+    {
+      name: 'a fragment in baseUrl',
+      given: { baseUrl: 'https://pc:9440/api/svc/v3#s3cr€t' },
+      option: 'baseUrl',
+      rule: /no "\?query" or "#fragment"/,
+    },
   ];
   for (const { name, given, option, rule } of cases) {
     it(`rejects ${name} with an error naming "${option}"`, () => {
@@ -108,9 +171,13 @@ describe('host and port', () => {
       return new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json' } });
     };
     const creds = { username: 'admin', password: 'pw', fetch };
-    await createCentralClient({ host: 'pc.internal', ...creds }).GET('/tasks/{uuid}', { params: { path: { uuid: 'x' } } });
+    await createCentralClient({ host: 'pc.internal', ...creds }).GET('/tasks/{uuid}', {
+      params: { path: { uuid: 'x' } },
+    });
     await createElementClient({ host: '10.0.0.5', port: 9441, ...creds }).GET('/v2.0/storage_containers');
-    await createObjectsClient({ host: 'pc.internal', ...creds }).POST('/groups', { body: { entity_type: 'objectstore' } });
+    await createObjectsClient({ host: 'pc.internal', ...creds }).POST('/groups', {
+      body: { entity_type: 'objectstore' },
+    });
     expect(urls).toEqual([
       'https://pc.internal:9440/api/svc/v3/tasks/x',
       'https://10.0.0.5:9441/api/svc/v2.0/storage_containers',
@@ -126,7 +193,10 @@ describe('createElementClient and createObjectsClient', () => {
       const client = createElementClient({ ...good, baseUrl, fetch });
       await client.POST('/v0.8/images', { body: { name: 'x.iso', imageType: 'ISO_IMAGE' } });
       await client.GET('/v2.0/storage_containers');
-      expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual([`POST ${baseUrl}/v0.8/images`, `GET ${baseUrl}/v2.0/storage_containers`]);
+      expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+        `POST ${baseUrl}/v0.8/images`,
+        `GET ${baseUrl}/v2.0/storage_containers`,
+      ]);
       expect(seen.every((r) => r.headers.get('authorization')?.startsWith('Basic '))).toBe(true);
     }
   });

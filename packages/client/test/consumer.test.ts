@@ -1,12 +1,13 @@
 // The package as a consumer gets it: `npm pack`, install the tarball into a temporary project,
 // compile a strict TypeScript example with the repository's compiler and run it against a local server.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startServer, type TestServer } from './support/server.js';
 
 const run = promisify(execFile);
@@ -50,11 +51,23 @@ describe('consumer: packed, installed, compiled under strict, run', () => {
     server = await startServer((req, res) => {
       if (req.url === '/api/svc/v3/images/list') {
         const { offset, length } = JSON.parse(req.body.toString());
-        const all = ['alpha', 'beta', 'gamma'].map((name, i) => ({ metadata: { kind: 'image', uuid: `00000000-0000-4000-8000-00000000000${i}` }, spec: { name, resources: {} } }));
-        return json(res, 200, { api_version: '3.1', metadata: { total_matches: 3 }, entities: all.slice(offset, offset + length) });
+        const all = ['alpha', 'beta', 'gamma'].map((name, i) => ({
+          metadata: { kind: 'image', uuid: `00000000-0000-4000-8000-00000000000${i}` },
+          spec: { name, resources: {} },
+        }));
+        return json(res, 200, {
+          api_version: '3.1',
+          metadata: { total_matches: 3 },
+          entities: all.slice(offset, offset + length),
+        });
       }
       if (req.url === `/api/svc/v3/tasks/${TASK}`) return json(res, 200, { uuid: TASK, status: 'SUCCEEDED' });
-      json(res, 404, { api_version: '3.1', code: 404, message_list: [{ message: 'not found', reason: 'ENTITY_NOT_FOUND' }], state: 'ERROR' });
+      json(res, 404, {
+        api_version: '3.1',
+        code: 404,
+        message_list: [{ message: 'not found', reason: 'ENTITY_NOT_FOUND' }],
+        state: 'ERROR',
+      });
     });
   });
   afterAll(async () => {
@@ -64,7 +77,9 @@ describe('consumer: packed, installed, compiled under strict, run', () => {
 
   it('works from the tarball', { timeout: 240_000 }, async () => {
     expect(readme.length).toBeGreaterThanOrEqual(3);
-    expect(existsSync(join(pkg, 'dist/index.js')), 'dist/ is missing: run `npm run build -w @svc/client` first').toBe(true);
+    expect(existsSync(join(pkg, 'dist/index.js')), 'dist/ is missing: run `npm run build -w @svc/client` first').toBe(
+      true,
+    );
     const packed = await run(npm, ['pack', '--json', '--pack-destination', dir], { cwd: pkg });
     const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
     const files = info!.files.map((f) => f.path);
@@ -74,21 +89,47 @@ describe('consumer: packed, installed, compiled under strict, run', () => {
     expect(files).toContain('dist/generated/operations.js');
 
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    await run(npm, ['install', join(dir, info!.filename), '@types/node@^20', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock'], { cwd: dir });
+    await run(
+      npm,
+      [
+        'install',
+        join(dir, info!.filename),
+        '@types/node@^20',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        '--no-package-lock',
+      ],
+      { cwd: dir },
+    );
     writeFileSync(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true, skipLibCheck: false, lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: ['node'] },
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          skipLibCheck: false,
+          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+          types: ['node'],
+        },
         files: ['example.ts', ...readme.map((_, i) => `readme-${i + 1}.ts`)],
       }),
     );
     writeFileSync(join(dir, 'example.ts'), example);
     // The README's examples compile too (they are not run: they need a real cluster).
-    readme.forEach((code, i) => writeFileSync(join(dir, `readme-${i + 1}.ts`), `${code}\nexport {};\n`));
+    for (const [i, code] of readme.entries()) writeFileSync(join(dir, `readme-${i + 1}.ts`), `${code}\nexport {};\n`);
     await run(process.execPath, [tsc, '-p', dir], { cwd: dir }).catch((e) => {
       throw new Error(`tsc failed:\n${e.stdout}${e.stderr}`);
     });
     const out = await run(process.execPath, [join(dir, 'example.js'), `${server.origin}/api/svc/v3`], { cwd: dir });
-    expect(JSON.parse(out.stdout)).toEqual({ names: ['alpha', 'beta', 'gamma'], task: 'SUCCEEDED', missing: 'ENTITY_NOT_FOUND', client: `CentralClient <${server.origin}/api/svc/v3>` });
+    expect(JSON.parse(out.stdout)).toEqual({
+      names: ['alpha', 'beta', 'gamma'],
+      task: 'SUCCEEDED',
+      missing: 'ENTITY_NOT_FOUND',
+      client: `CentralClient <${server.origin}/api/svc/v3>`,
+    });
   });
 });

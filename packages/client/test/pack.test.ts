@@ -14,7 +14,10 @@ const manifest = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
 describe('npm pack of @svc/client', () => {
   let files: string[];
   beforeAll(async () => {
-    expect(existsSync(join(pkgDir, 'dist/index.js')), 'dist/ is missing: run `npm run build -w @svc/client` first').toBe(true);
+    expect(
+      existsSync(join(pkgDir, 'dist/index.js')),
+      'dist/ is missing: run `npm run build -w @svc/client` first',
+    ).toBe(true);
     const { stdout } = await run(npm, ['pack', '--dry-run', '--json'], { cwd: pkgDir });
     files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
   }, 60_000);
@@ -38,9 +41,12 @@ describe('npm pack of @svc/client', () => {
   it('ships no tests, benchmarks, build scripts or files of other packages', () => {
     const allowed = /^(dist\/.+\.(js|js\.map|d\.ts)|src\/.+\.ts|LICENSE|CHANGELOG\.md|README\.md|package\.json)$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
-    expect(files.filter((f) => /(^|\/)(test|tests|__tests__|bench|scripts|node_modules)\/|\.test(-d)?\.|\.\.\//.test(f))).toEqual([]);
+    expect(
+      files.filter((f) => /(^|\/)(test|tests|__tests__|bench|scripts|node_modules)\/|\.test(-d)?\.|\.\.\//.test(f)),
+    ).toEqual([]);
     // only this package's modules: each src/ file is one the build compiled into dist/
-    for (const f of files.filter((p) => p.startsWith('src/'))) expect(files).toContain(f.replace(/^src\//, 'dist/').replace(/\.ts$/, '.js'));
+    for (const f of files.filter((p) => p.startsWith('src/')))
+      expect(files).toContain(f.replace(/^src\//, 'dist/').replace(/\.ts$/, '.js'));
   });
 
   it('is publishable: public, with provenance, a license and its repository folder', () => {

@@ -1,20 +1,21 @@
 // Connection behaviour against local HTTP and HTTPS servers: retries, timeouts, faults, TLS, errors, credentials.
-import { afterEach, describe, expect, it } from 'vitest';
+
 import { inspect } from 'node:util';
 import { generate } from 'selfsigned';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   ApiError,
-  NetworkError,
-  RequestTimeoutError,
+  type ClientOptions,
   createCentralClient,
   createElementClient,
   isApiError,
   isIdempotent,
+  NetworkError,
   operationTable,
+  RequestTimeoutError,
   unwrap,
-  type ClientOptions,
 } from '../src/index.js';
-import { json, startServer, type Handler, type TestServer } from './support/server.js';
+import { type Handler, json, startServer, type TestServer } from './support/server.js';
 
 const IMAGE = 'c2d4b1f5-8a3e-4c6b-9f1d-2e7a5b3c9d10';
 const PASSWORD = 'pa55-w0rd-never-shown';
@@ -32,15 +33,31 @@ async function serve(handler: Handler, tls?: { key: string; cert: string }) {
 
 const fast = { retries: 3, minDelayMs: 5, maxDelayMs: 50 };
 function central(s: TestServer, extra: Partial<ClientOptions> = {}) {
-  return createCentralClient({ baseUrl: `${s.origin}/api/svc/v3`, username: 'admin', password: PASSWORD, retry: fast, ...extra } as ClientOptions);
+  return createCentralClient({
+    baseUrl: `${s.origin}/api/svc/v3`,
+    username: 'admin',
+    password: PASSWORD,
+    retry: fast,
+    ...extra,
+  } as ClientOptions);
 }
 
-const image = { api_version: '3.1', metadata: { kind: 'image', uuid: IMAGE }, spec: { name: 'x', resources: {} }, status: { state: 'COMPLETE' } };
+const image = {
+  api_version: '3.1',
+  metadata: { kind: 'image', uuid: IMAGE },
+  spec: { name: 'x', resources: {} },
+  status: { state: 'COMPLETE' },
+};
 
 /** Everything a caller could print: none of it may carry the password or the encoded header. */
 function expectNoCredentials(...things: unknown[]) {
   for (const thing of things) {
-    const text = [String(thing), inspect(thing, { depth: 5, showHidden: true }), JSON.stringify(thing) ?? '', (thing as Error)?.stack ?? ''].join('\n');
+    const text = [
+      String(thing),
+      inspect(thing, { depth: 5, showHidden: true }),
+      JSON.stringify(thing) ?? '',
+      (thing as Error)?.stack ?? '',
+    ].join('\n');
     expect(text).not.toContain(PASSWORD);
     expect(text).not.toContain(AUTH_B64);
   }
@@ -52,13 +69,18 @@ describe('retries', () => {
     const s = await serve((req, res) => (n++ === 0 ? json(res, 503, { message: 'busy' }) : json(res, 200, image)));
     const got = await unwrap(central(s).GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } }));
     expect(got.metadata.uuid).toBe(IMAGE);
-    expect(s.seen.map((r) => `${r.method} ${r.url}`)).toEqual([`GET /api/svc/v3/images/${IMAGE}`, `GET /api/svc/v3/images/${IMAGE}`]);
+    expect(s.seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `GET /api/svc/v3/images/${IMAGE}`,
+      `GET /api/svc/v3/images/${IMAGE}`,
+    ]);
   });
 
   it('repeats a list call after 429, honouring Retry-After, with the same body', async () => {
     let n = 0;
     const s = await serve((req, res) =>
-      n++ === 0 ? json(res, 429, { message: 'slow down' }, { 'Retry-After': '1' }) : json(res, 200, { api_version: '3.1', metadata: { total_matches: 0 }, entities: [] }),
+      n++ === 0
+        ? json(res, 429, { message: 'slow down' }, { 'Retry-After': '1' })
+        : json(res, 200, { api_version: '3.1', metadata: { total_matches: 0 }, entities: [] }),
     );
     const started = Date.now();
     const client = central(s, { retry: { retries: 2, minDelayMs: 1, maxDelayMs: 5000 } });
@@ -72,7 +94,14 @@ describe('retries', () => {
   });
 
   it('gives up after the configured retries and reports the last 503 as ApiError', async () => {
-    const s = await serve((req, res) => json(res, 503, { api_version: '3.1', code: 503, message_list: [{ message: 'down', reason: 'SERVICE_UNAVAILABLE' }], state: 'ERROR' }));
+    const s = await serve((req, res) =>
+      json(res, 503, {
+        api_version: '3.1',
+        code: 503,
+        message_list: [{ message: 'down', reason: 'SERVICE_UNAVAILABLE' }],
+        state: 'ERROR',
+      }),
+    );
     const error = await unwrap(central(s).GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } })).catch((e) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(503);
@@ -83,12 +112,22 @@ describe('retries', () => {
   it('never repeats a create, update, delete or upload', async () => {
     const s = await serve((req, res) => json(res, 503, { message: 'busy' }));
     const client = central(s);
-    const spec = { name: 'x', resources: { image_type: 'DISK_IMAGE' as const, source_uri: 'https://example.com/x.qcow2' } };
+    const spec = {
+      name: 'x',
+      resources: { image_type: 'DISK_IMAGE' as const, source_uri: 'https://example.com/x.qcow2' },
+    };
     const results = [
       await client.POST('/images', { body: { metadata: { kind: 'image' }, spec } }),
-      await client.PUT('/images/{uuid}', { params: { path: { uuid: IMAGE } }, body: { metadata: { kind: 'image' }, spec } }),
+      await client.PUT('/images/{uuid}', {
+        params: { path: { uuid: IMAGE } },
+        body: { metadata: { kind: 'image' }, spec },
+      }),
       await client.DELETE('/images/{uuid}', { params: { path: { uuid: IMAGE } } }),
-      await client.PUT('/images/{uuid}/file', { params: { path: { uuid: IMAGE } }, body: new Uint8Array([1, 2, 3]), headers: { 'Content-Type': 'application/octet-stream' } }),
+      await client.PUT('/images/{uuid}/file', {
+        params: { path: { uuid: IMAGE } },
+        body: new Uint8Array([1, 2, 3]),
+        headers: { 'Content-Type': 'application/octet-stream' },
+      }),
     ];
     expect(results.map((r) => r.response.status)).toEqual([503, 503, 503, 503]);
     expect(s.seen.map((r) => r.method)).toEqual(['POST', 'PUT', 'DELETE', 'PUT']);
@@ -96,7 +135,9 @@ describe('retries', () => {
 
   it('repeats a GET after a connection reset, then reports NetworkError', async () => {
     const s = await serve((req, res) => void res.socket?.destroy());
-    const error = await central(s).GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } }).catch((e) => e);
+    const error = await central(s)
+      .GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.attempts).toBe(4);
     expect(error.operation.operationId).toBe('images_get');
@@ -106,8 +147,13 @@ describe('retries', () => {
 
   it('does not repeat a create after a connection reset', async () => {
     const s = await serve((req, res) => void res.socket?.destroy());
-    const spec = { name: 'x', resources: { image_type: 'DISK_IMAGE' as const, source_uri: 'https://example.com/x.qcow2' } };
-    const error = await central(s).POST('/images', { body: { metadata: { kind: 'image' }, spec } }).catch((e) => e);
+    const spec = {
+      name: 'x',
+      resources: { image_type: 'DISK_IMAGE' as const, source_uri: 'https://example.com/x.qcow2' },
+    };
+    const error = await central(s)
+      .POST('/images', { body: { metadata: { kind: 'image' }, spec } })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.attempts).toBe(1);
     expect(s.seen).toHaveLength(1);
@@ -118,20 +164,46 @@ describe('operation identity and what may be repeated', () => {
   it('names and retries the operation openapi-fetch called, even when middleware rewrites the URL', async () => {
     // A gateway middleware moves every call under /gateway: the URL no longer shows the spec path.
     let n = 0;
-    const s = await serve((req, res) => (n++ === 0 ? json(res, 503, { message: 'busy' }) : json(res, 404, { message: 'gone' })));
+    const s = await serve((req, res) =>
+      n++ === 0 ? json(res, 503, { message: 'busy' }) : json(res, 404, { message: 'gone' }),
+    );
     const client = central(s, {
-      middleware: [{ onRequest: ({ request }) => new Request(request.url.replace('/api/svc/v3/', '/gateway/'), { method: request.method, headers: request.headers, body: request.body, duplex: 'half' } as RequestInit) }],
+      middleware: [
+        {
+          onRequest: ({ request }) =>
+            new Request(request.url.replace('/api/svc/v3/', '/gateway/'), {
+              method: request.method,
+              headers: request.headers,
+              body: request.body,
+              duplex: 'half',
+            } as RequestInit),
+        },
+      ],
     });
     const error = await unwrap(client.POST('/images/list', { body: { kind: 'image' } })).catch((e) => e);
-    expect(s.seen.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /gateway/images/list', 'POST /gateway/images/list']);
+    expect(s.seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'POST /gateway/images/list',
+      'POST /gateway/images/list',
+    ]);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error.operation).toEqual({ api: 'central', method: 'POST', path: '/images/list', operationId: 'images_list' });
+    expect(error.operation).toEqual({
+      api: 'central',
+      method: 'POST',
+      path: '/images/list',
+      operationId: 'images_list',
+    });
   });
 
   it('keeps the operation when middleware added later with use() replaces the request', async () => {
     const s = await serve(() => {});
     const client = central(s, { timeoutMs: 200, retry: false });
-    client.use({ onRequest: ({ request }) => new Request(request.url.replace('/api/svc/v3/', '/elsewhere/'), { method: request.method, headers: request.headers }) });
+    client.use({
+      onRequest: ({ request }) =>
+        new Request(request.url.replace('/api/svc/v3/', '/elsewhere/'), {
+          method: request.method,
+          headers: request.headers,
+        }),
+    });
     const error = await client.GET('/tasks/{uuid}', { params: { path: { uuid: IMAGE } } }).catch((e) => e);
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error.operation.operationId).toBe('tasks_get');
@@ -139,7 +211,9 @@ describe('operation identity and what may be repeated', () => {
   });
 
   it('repeats exactly the operations the spec marks read-only: GET, HEAD and x-svc-idempotent POSTs', () => {
-    const posts = Object.entries(operationTable).flatMap(([api, ops]) => ops.filter(([m]) => m === 'POST').map(([, path, id]) => [id, isIdempotent(api as 'central', 'POST', path)]));
+    const posts = Object.entries(operationTable).flatMap(([api, ops]) =>
+      ops.filter(([m]) => m === 'POST').map(([, path, id]) => [id, isIdempotent(api as 'central', 'POST', path)]),
+    );
     expect(Object.fromEntries(posts)).toMatchObject({
       images_list: true,
       clusters_list: true,
@@ -163,7 +237,9 @@ describe('timeouts and aborts', () => {
   it('fails a call to a server slower than timeoutMs with RequestTimeoutError', async () => {
     const s = await serve(() => {}); // never answers
     const started = Date.now();
-    const error = await central(s, { timeoutMs: 300 }).GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } }).catch((e) => e);
+    const error = await central(s, { timeoutMs: 300 })
+      .GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error.timeoutMs).toBe(300);
     expect(error.message).toContain('images_get (GET /images/{uuid})');
@@ -172,8 +248,17 @@ describe('timeouts and aborts', () => {
 
   it('applies timeoutMs to an injected fetch through its signal', async () => {
     const hanging = (request: Request) =>
-      new Promise<Response>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }));
-    const client = createCentralClient({ baseUrl: 'https://pc.internal:9440/api/svc/v3', username: 'admin', password: PASSWORD, timeoutMs: 200, retry: false, fetch: hanging });
+      new Promise<Response>((_, reject) =>
+        request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }),
+      );
+    const client = createCentralClient({
+      baseUrl: 'https://pc.internal:9440/api/svc/v3',
+      username: 'admin',
+      password: PASSWORD,
+      timeoutMs: 200,
+      retry: false,
+      fetch: hanging,
+    });
     const error = await client.GET('/tasks/{uuid}', { params: { path: { uuid: IMAGE } } }).catch((e) => e);
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error.operation.operationId).toBe('tasks_get');
@@ -182,7 +267,9 @@ describe('timeouts and aborts', () => {
   it('limits an upload only when asked, with its own timeoutMs', async () => {
     const s = await serve(() => {}); // takes the bytes, never answers
     const started = Date.now();
-    const error = await central(s).uploadImageFile(IMAGE, new Uint8Array(1000), { timeoutMs: 300 }).catch((e) => e);
+    const error = await central(s)
+      .uploadImageFile(IMAGE, new Uint8Array(1000), { timeoutMs: 300 })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error.operation.operationId).toBe('images_upload_file');
     expect(Date.now() - started).toBeLessThan(5000);
@@ -200,16 +287,31 @@ describe('timeouts and aborts', () => {
 
 describe('ApiError', () => {
   it('carries status, parsed v3 body, reason and operation, and narrows by status', async () => {
-    const body = { api_version: '3.1', code: 404, kind: 'image', message_list: [{ message: 'Image not found', reason: 'ENTITY_NOT_FOUND' }], state: 'ERROR' };
+    const body = {
+      api_version: '3.1',
+      code: 404,
+      kind: 'image',
+      message_list: [{ message: 'Image not found', reason: 'ENTITY_NOT_FOUND' }],
+      state: 'ERROR',
+    };
     const s = await serve((req, res) => json(res, 404, body));
-    const error: unknown = await unwrap(central(s).GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } })).catch((e) => e);
+    const error: unknown = await unwrap(central(s).GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } })).catch(
+      (e) => e,
+    );
     expect(isApiError(error, 404)).toBe(true);
     expect(isApiError(error, 401)).toBe(false);
     if (!isApiError(error, 404)) throw error;
     expect(error.body).toEqual(body);
     expect(error.reason).toBe('ENTITY_NOT_FOUND');
-    expect(error.operation).toEqual({ api: 'central', method: 'GET', path: '/images/{uuid}', operationId: 'images_get' });
-    expect(error.message).toBe('images_get (GET /images/{uuid}) failed with HTTP 404: ENTITY_NOT_FOUND: Image not found');
+    expect(error.operation).toEqual({
+      api: 'central',
+      method: 'GET',
+      path: '/images/{uuid}',
+      operationId: 'images_get',
+    });
+    expect(error.message).toBe(
+      'images_get (GET /images/{uuid}) failed with HTTP 404: ENTITY_NOT_FOUND: Image not found',
+    );
   });
 
   it('keeps the raw text of a non-JSON 401 and never shows credentials', async () => {
@@ -230,7 +332,11 @@ describe('ApiError', () => {
   it('runs extra middleware after authentication', async () => {
     const s = await serve((req, res) => json(res, 200, image));
     const seen: string[] = [];
-    const client = central(s, { middleware: [{ onRequest: ({ request }) => void seen.push(request.headers.has('authorization') ? 'auth' : 'none') }] });
+    const client = central(s, {
+      middleware: [
+        { onRequest: ({ request }) => void seen.push(request.headers.has('authorization') ? 'auth' : 'none') },
+      ],
+    });
     await unwrap(client.GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } }));
     expect(seen).toEqual(['auth']);
   });
@@ -238,14 +344,20 @@ describe('ApiError', () => {
 
 describe('middleware sees a request it can use', () => {
   it('reads the body of a clone, and may return a new Request', async () => {
-    const s = await serve((req, res) => json(res, 200, { api_version: '3.1', metadata: { total_matches: 0 }, entities: [] }));
+    const s = await serve((req, res) =>
+      json(res, 200, { api_version: '3.1', metadata: { total_matches: 0 }, entities: [] }),
+    );
     const bodies: unknown[] = [];
     const client = central(s, {
       middleware: [
         {
           async onRequest({ request }) {
             bodies.push(await request.clone().json());
-            return new Request(request.url, { method: request.method, headers: { ...Object.fromEntries(request.headers), 'X-Trace': 't-1' }, body: await request.text() });
+            return new Request(request.url, {
+              method: request.method,
+              headers: { ...Object.fromEntries(request.headers), 'X-Trace': 't-1' },
+              body: await request.text(),
+            });
           },
         },
       ],
@@ -265,14 +377,25 @@ describe('HTTPS with a self-signed certificate', () => {
       algorithm: 'sha256',
       extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
     });
-    const s = await serve((req, res) => json(res, 200, { entities: [{ id: 'c::1', storage_container_uuid: IMAGE, name: 'default' }] }), { key: pems.private, cert: pems.cert });
+    const s = await serve(
+      (req, res) => json(res, 200, { entities: [{ id: 'c::1', storage_container_uuid: IMAGE, name: 'default' }] }),
+      { key: pems.private, cert: pems.cert },
+    );
     return { s, cert: pems.cert };
   }
-  const opts = (port: number) => ({ host: '127.0.0.1', port, username: 'admin', password: PASSWORD, retry: false as const });
+  const opts = (port: number) => ({
+    host: '127.0.0.1',
+    port,
+    username: 'admin',
+    password: PASSWORD,
+    retry: false as const,
+  });
 
   it('verifies certificates by default: a self-signed server is refused', async () => {
     const { s } = await tlsServer();
-    const error = await createElementClient(opts(s.port)).GET('/v2.0/storage_containers').catch((e) => e);
+    const error = await createElementClient(opts(s.port))
+      .GET('/v2.0/storage_containers')
+      .catch((e) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(s.seen).toHaveLength(0);
   });

@@ -1,20 +1,21 @@
 // The workflow methods against small local servers that play the service: tasks, paging, image create/delete, uploads.
-import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
+  createCentralClient,
+  createElementClient,
+  createObjectsClient,
   InvalidArgumentError,
   TaskFailedError,
   TaskTimeoutError,
   WorkflowError,
-  createCentralClient,
-  createElementClient,
-  createObjectsClient,
 } from '../src/index.js';
-import { json, sha256, startServer, type Handler, type TestServer } from './support/server.js';
+import { type Handler, json, sha256, startServer, type TestServer } from './support/server.js';
 
 const TASK = '7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60';
 const TASK2 = '8a4d3b2f-6c5e-4f9a-8b7d-2e3c4f5a6b71';
@@ -41,7 +42,13 @@ function v3Task(statuses: string[], extra: Record<string, unknown> = {}) {
     const status = statuses[Math.min(i, statuses.length - 1)];
     const percentage_complete = Math.round((100 * Math.min(i, statuses.length - 1)) / Math.max(1, statuses.length - 1));
     i++;
-    return { uuid: TASK, status, percentage_complete, operation_type: 'create_image_intentful', ...(status === 'SUCCEEDED' ? {} : extra) };
+    return {
+      uuid: TASK,
+      status,
+      percentage_complete,
+      operation_type: 'create_image_intentful',
+      ...(status === 'SUCCEEDED' ? {} : extra),
+    };
   };
 }
 
@@ -50,7 +57,10 @@ describe('central waitForTask', () => {
     const next = v3Task(['QUEUED', 'RUNNING', 'RUNNING', 'SUCCEEDED']);
     const s = await serve((req, res) => json(res, 200, next()));
     const progress: number[] = [];
-    const task = await central(s).waitForTask(TASK, { ...quick, onProgress: (t) => progress.push(t.percentage_complete ?? -1) });
+    const task = await central(s).waitForTask(TASK, {
+      ...quick,
+      onProgress: (t) => progress.push(t.percentage_complete ?? -1),
+    });
     expect(task.status).toBe('SUCCEEDED');
     expect(progress).toEqual([0, 33, 67, 100]);
     expect(s.seen.every((r) => r.method === 'GET' && r.url === `/api/svc/v3/tasks/${TASK}`)).toBe(true);
@@ -58,11 +68,21 @@ describe('central waitForTask', () => {
 
   it('raises TaskFailedError with error_code and error_detail for FAILED and ABORTED', async () => {
     for (const status of ['FAILED', 'ABORTED']) {
-      const next = v3Task(['RUNNING', status], { error_code: 'IMAGE_FETCH_FAILED', error_detail: 'source_uri answered 404' });
+      const next = v3Task(['RUNNING', status], {
+        error_code: 'IMAGE_FETCH_FAILED',
+        error_detail: 'source_uri answered 404',
+      });
       const s = await serve((req, res) => json(res, 200, next()));
-      const error = await central(s).waitForTask(TASK, quick).catch((e) => e);
+      const error = await central(s)
+        .waitForTask(TASK, quick)
+        .catch((e) => e);
       expect(error).toBeInstanceOf(TaskFailedError);
-      expect(error).toMatchObject({ taskUuid: TASK, status, error_code: 'IMAGE_FETCH_FAILED', error_detail: 'source_uri answered 404' });
+      expect(error).toMatchObject({
+        taskUuid: TASK,
+        status,
+        error_code: 'IMAGE_FETCH_FAILED',
+        error_detail: 'source_uri answered 404',
+      });
       expect(error.message).toBe(`task ${TASK} ended ${status} (IMAGE_FETCH_FAILED): source_uri answered 404`);
     }
   });
@@ -70,7 +90,9 @@ describe('central waitForTask', () => {
   it('gives up with TaskTimeoutError carrying the last task seen', async () => {
     const s = await serve((req, res) => json(res, 200, { uuid: TASK, status: 'RUNNING', percentage_complete: 40 }));
     const started = Date.now();
-    const error = await central(s).waitForTask(TASK, { intervalMs: 50, timeoutMs: 300 }).catch((e) => e);
+    const error = await central(s)
+      .waitForTask(TASK, { intervalMs: 50, timeoutMs: 300 })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(TaskTimeoutError);
     expect(error.lastTask).toMatchObject({ percentage_complete: 40 });
     expect(Date.now() - started).toBeLessThan(3000);
@@ -100,7 +122,11 @@ describe('central abortTask', () => {
         res.end();
         return;
       }
-      json(res, 200, { uuid: TASK, status: aborted ? 'ABORTED' : 'RUNNING', requested_status: aborted ? 'ABORTED' : undefined });
+      json(res, 200, {
+        uuid: TASK,
+        status: aborted ? 'ABORTED' : 'RUNNING',
+        requested_status: aborted ? 'ABORTED' : undefined,
+      });
     });
     const client = central(s);
     await expect(client.abortTask(TASK)).resolves.toBeUndefined();
@@ -110,15 +136,26 @@ describe('central abortTask', () => {
   });
 
   it('raises ApiError with the message_list for an unknown task, and is not retried', async () => {
-    const s = await serve((req, res) => json(res, 404, { message_list: [{ message: `task : ${TASK} does not exist.`, reason: 'ENTITY_NOT_FOUND' }] }));
-    const error = await central(s).abortTask(TASK).catch((e) => e);
-    expect(error).toMatchObject({ name: 'ApiError', status: 404, body: { message_list: [{ reason: 'ENTITY_NOT_FOUND' }] } });
+    const s = await serve((req, res) =>
+      json(res, 404, { message_list: [{ message: `task : ${TASK} does not exist.`, reason: 'ENTITY_NOT_FOUND' }] }),
+    );
+    const error = await central(s)
+      .abortTask(TASK)
+      .catch((e) => e);
+    expect(error).toMatchObject({
+      name: 'ApiError',
+      status: 404,
+      body: { message_list: [{ reason: 'ENTITY_NOT_FOUND' }] },
+    });
     expect(s.seen).toHaveLength(1);
   });
 
   it('rejects a task id that is not a UUID before calling the service', async () => {
     const s = await serve((req, res) => json(res, 200, {}));
-    await expect(central(s).abortTask('task-1')).rejects.toMatchObject({ name: 'InvalidArgumentError', argument: 'uuid' });
+    await expect(central(s).abortTask('task-1')).rejects.toMatchObject({
+      name: 'InvalidArgumentError',
+      argument: 'uuid',
+    });
     expect(s.seen).toHaveLength(0);
   });
 });
@@ -156,7 +193,9 @@ describe('central enableObjectsService', () => {
 
   it('does nothing but read the status when the service is already ENABLED', async () => {
     const s = await serve(service('ENABLED'));
-    await expect(central(s).enableObjectsService(quick)).resolves.toMatchObject({ service_enablement_status: 'ENABLED' });
+    await expect(central(s).enableObjectsService(quick)).resolves.toMatchObject({
+      service_enablement_status: 'ENABLED',
+    });
     expect(s.seen).toHaveLength(1);
   });
 
@@ -166,7 +205,9 @@ describe('central enableObjectsService', () => {
       if (req.method === 'POST') return json(res, 202, { task_uuid: TASK2 });
       json(res, 200, { uuid: TASK2, status: 'SUCCEEDED' });
     });
-    const error = await central(s).enableObjectsService(quick).catch((e) => e);
+    const error = await central(s)
+      .enableObjectsService(quick)
+      .catch((e) => e);
     expect(error).toBeInstanceOf(WorkflowError);
     expect(error.message).toMatch(/DISABLED .*expected ENABLED/);
   });
@@ -175,46 +216,90 @@ describe('central enableObjectsService', () => {
     const s = await serve((req, res) => {
       if (req.url.endsWith('/status')) return json(res, 200, { service_enablement_status: 'DISABLED' });
       if (req.method === 'POST') return json(res, 202, { task_uuid: TASK2 });
-      json(res, 200, { uuid: TASK2, status: 'FAILED', error_code: 'SERVICE_ENABLE_FAILED', error_detail: 'not enough resources' });
+      json(res, 200, {
+        uuid: TASK2,
+        status: 'FAILED',
+        error_code: 'SERVICE_ENABLE_FAILED',
+        error_detail: 'not enough resources',
+      });
     });
-    await expect(central(s).enableObjectsService(quick)).rejects.toMatchObject({ name: 'TaskFailedError', error_detail: 'not enough resources' });
+    await expect(central(s).enableObjectsService(quick)).rejects.toMatchObject({
+      name: 'TaskFailedError',
+      error_detail: 'not enough resources',
+    });
   });
 });
 
 describe('element waitForTask with the v0.8 long poll', () => {
   const running = { uuid: TASK, progressStatus: 'Running', percentageComplete: 50 };
-  const succeeded = { uuid: TASK, progressStatus: 'Succeeded', percentageComplete: 100, entityList: [{ uuid: IMAGE, entityType: 'Image' }] };
+  const succeeded = {
+    uuid: TASK,
+    progressStatus: 'Succeeded',
+    percentageComplete: 100,
+    entityList: [{ uuid: IMAGE, entityType: 'Image' }],
+  };
 
   it('asks GET /v0.8/tasks/{uuid}/poll?timeoutseconds=N until taskInfo is final, one call per timed-out wait', async () => {
-    const answers = [{ timedOut: true, isUnrecognized: false }, { taskInfo: running, isUnrecognized: false }, { taskInfo: succeeded, isUnrecognized: false }];
+    const answers = [
+      { timedOut: true, isUnrecognized: false },
+      { taskInfo: running, isUnrecognized: false },
+      { taskInfo: succeeded, isUnrecognized: false },
+    ];
     let i = 0;
     const s = await serve((req, res) => json(res, 200, answers[Math.min(i++, answers.length - 1)]));
     const progress: (number | undefined)[] = [];
-    const task = await element(s).waitForTask(TASK, { ...quick, longPollSeconds: 30, onProgress: (t) => progress.push(t.percentageComplete) });
+    const task = await element(s).waitForTask(TASK, {
+      ...quick,
+      longPollSeconds: 30,
+      onProgress: (t) => progress.push(t.percentageComplete),
+    });
     expect(task).toEqual(succeeded);
     expect(progress).toEqual([50, 100]);
-    expect(s.seen.map((r) => `${r.method} ${r.url}`)).toEqual(Array(3).fill(`GET /api/svc/v0.8/tasks/${TASK}/poll?timeoutseconds=30`));
+    expect(s.seen.map((r) => `${r.method} ${r.url}`)).toEqual(
+      Array(3).fill(`GET /api/svc/v0.8/tasks/${TASK}/poll?timeoutseconds=30`),
+    );
   });
 
   it('raises TaskFailedError carrying the task (not the poll answer) for Failed', async () => {
-    const failed = { uuid: TASK, progressStatus: 'Failed', metaResponse: { error: 'kInvalidArgument', errorDetail: 'bad container' } };
+    const failed = {
+      uuid: TASK,
+      progressStatus: 'Failed',
+      metaResponse: { error: 'kInvalidArgument', errorDetail: 'bad container' },
+    };
     const s = await serve((req, res) => json(res, 200, { taskInfo: failed, isUnrecognized: false }));
-    const error = await element(s).waitForTask(TASK, { ...quick, longPollSeconds: 5 }).catch((e) => e);
+    const error = await element(s)
+      .waitForTask(TASK, { ...quick, longPollSeconds: 5 })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(TaskFailedError);
-    expect(error).toMatchObject({ status: 'Failed', error_code: 'kInvalidArgument', error_detail: 'bad container', task: failed });
+    expect(error).toMatchObject({
+      status: 'Failed',
+      error_code: 'kInvalidArgument',
+      error_detail: 'bad container',
+      task: failed,
+    });
   });
 
   it('gives up with TaskTimeoutError carrying the last task seen', async () => {
     let i = 0;
-    const s = await serve((req, res) => json(res, 200, i++ === 0 ? { taskInfo: running, isUnrecognized: false } : { timedOut: true, isUnrecognized: false }));
-    const error = await element(s).waitForTask(TASK, { intervalMs: 20, timeoutMs: 200, longPollSeconds: 1 }).catch((e) => e);
+    const s = await serve((req, res) =>
+      json(
+        res,
+        200,
+        i++ === 0 ? { taskInfo: running, isUnrecognized: false } : { timedOut: true, isUnrecognized: false },
+      ),
+    );
+    const error = await element(s)
+      .waitForTask(TASK, { intervalMs: 20, timeoutMs: 200, longPollSeconds: 1 })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(TaskTimeoutError);
     expect(error.lastTask).toEqual(running);
   });
 
   it('raises WorkflowError for a task the service does not recognise', async () => {
     const s = await serve((req, res) => json(res, 200, { timedOut: true, isUnrecognized: true }));
-    const error = await element(s).waitForTask(TASK, { ...quick, longPollSeconds: 5 }).catch((e) => e);
+    const error = await element(s)
+      .waitForTask(TASK, { ...quick, longPollSeconds: 5 })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(WorkflowError);
     expect(error.message).toMatch(/isUnrecognized/);
     expect(s.seen).toHaveLength(1);
@@ -223,9 +308,14 @@ describe('element waitForTask with the v0.8 long poll', () => {
   it('rejects a bad longPollSeconds, or one with v2.0, naming the option, before calling', async () => {
     const s = await serve((req, res) => json(res, 200, {}));
     for (const longPollSeconds of [0, 1.5, 301, Number.NaN]) {
-      await expect(async () => element(s).waitForTask(TASK, { ...quick, longPollSeconds })).rejects.toMatchObject({ name: 'InvalidArgumentError', argument: 'longPollSeconds' });
+      await expect(async () => element(s).waitForTask(TASK, { ...quick, longPollSeconds })).rejects.toMatchObject({
+        name: 'InvalidArgumentError',
+        argument: 'longPollSeconds',
+      });
     }
-    await expect(async () => element(s).waitForTask(TASK, { ...quick, version: 'v2.0', longPollSeconds: 5 } as never)).rejects.toMatchObject({ argument: 'longPollSeconds' });
+    await expect(async () =>
+      element(s).waitForTask(TASK, { ...quick, version: 'v2.0', longPollSeconds: 5 } as never),
+    ).rejects.toMatchObject({ argument: 'longPollSeconds' });
     expect(s.seen).toHaveLength(0);
   });
 });
@@ -235,38 +325,82 @@ describe('element waitForTask (v0.8 and v2.0 shapes)', () => {
     let n = 0;
     const s = await serve((req, res) => {
       const done = n++ % 2 === 1;
-      if (req.url.includes('/v0.8/')) json(res, 200, { uuid: TASK, progressStatus: done ? 'Succeeded' : 'Running', percentageComplete: done ? 100 : 50 });
-      else json(res, 200, { uuid: TASK, progress_status: done ? 'Succeeded' : 'Queued', meta_response: { error_code: 0 } });
+      if (req.url.includes('/v0.8/'))
+        json(res, 200, {
+          uuid: TASK,
+          progressStatus: done ? 'Succeeded' : 'Running',
+          percentageComplete: done ? 100 : 50,
+        });
+      else
+        json(res, 200, {
+          uuid: TASK,
+          progress_status: done ? 'Succeeded' : 'Queued',
+          meta_response: { error_code: 0 },
+        });
     });
     const client = element(s);
     const v08 = await client.waitForTask(TASK, quick);
     expect(v08.progressStatus).toBe('Succeeded');
     const v20 = await client.waitForTask(TASK, { ...quick, version: 'v2.0' });
     expect(v20.progress_status).toBe('Succeeded');
-    expect(s.seen.map((r) => r.url)).toEqual([`/api/svc/v0.8/tasks/${TASK}`, `/api/svc/v0.8/tasks/${TASK}`, `/api/svc/v2.0/tasks/${TASK}`, `/api/svc/v2.0/tasks/${TASK}`]);
+    expect(s.seen.map((r) => r.url)).toEqual([
+      `/api/svc/v0.8/tasks/${TASK}`,
+      `/api/svc/v0.8/tasks/${TASK}`,
+      `/api/svc/v2.0/tasks/${TASK}`,
+      `/api/svc/v2.0/tasks/${TASK}`,
+    ]);
   });
 
   it('raises TaskFailedError from metaResponse (v0.8) and meta_response (v2.0)', async () => {
     const s = await serve((req, res) =>
       req.url.includes('/v0.8/')
-        ? json(res, 200, { uuid: TASK, progressStatus: 'Failed', metaResponse: { error: 'kInvalidArgument', errorDetail: 'bad container' } })
-        : json(res, 200, { uuid: TASK, progress_status: 'Aborted', meta_response: { error_code: 7, error_detail: 'aborted by user' } }),
+        ? json(res, 200, {
+            uuid: TASK,
+            progressStatus: 'Failed',
+            metaResponse: { error: 'kInvalidArgument', errorDetail: 'bad container' },
+          })
+        : json(res, 200, {
+            uuid: TASK,
+            progress_status: 'Aborted',
+            meta_response: { error_code: 7, error_detail: 'aborted by user' },
+          }),
     );
     const client = element(s);
-    await expect(client.waitForTask(TASK, quick)).rejects.toMatchObject({ name: 'TaskFailedError', status: 'Failed', error_code: 'kInvalidArgument', error_detail: 'bad container' });
-    await expect(client.waitForTask(TASK, { ...quick, version: 'v2.0' })).rejects.toMatchObject({ status: 'Aborted', error_code: '7', error_detail: 'aborted by user' });
+    await expect(client.waitForTask(TASK, quick)).rejects.toMatchObject({
+      name: 'TaskFailedError',
+      status: 'Failed',
+      error_code: 'kInvalidArgument',
+      error_detail: 'bad container',
+    });
+    await expect(client.waitForTask(TASK, { ...quick, version: 'v2.0' })).rejects.toMatchObject({
+      status: 'Aborted',
+      error_code: '7',
+      error_detail: 'aborted by user',
+    });
   });
 });
 
 describe('paging', () => {
   it('iterates a v3 list call page by page until total_matches', async () => {
-    const all = Array.from({ length: 7 }, (_, i) => ({ metadata: { kind: 'image', uuid: `00000000-0000-4000-8000-00000000000${i}` }, status: { state: 'COMPLETE' } }));
+    const all = Array.from({ length: 7 }, (_, i) => ({
+      metadata: { kind: 'image', uuid: `00000000-0000-4000-8000-00000000000${i}` },
+      status: { state: 'COMPLETE' },
+    }));
     const s = await serve((req, res) => {
       const { offset, length } = JSON.parse(req.body.toString());
-      json(res, 200, { api_version: '3.1', metadata: { total_matches: all.length, offset, length }, entities: all.slice(offset, offset + length) });
+      json(res, 200, {
+        api_version: '3.1',
+        metadata: { total_matches: all.length, offset, length },
+        entities: all.slice(offset, offset + length),
+      });
     });
     const seen: string[] = [];
-    for await (const image of central(s).paginate('/images/list', { kind: 'image', sort_attribute: 'name' }, { pageSize: 3 })) seen.push(image.metadata.uuid!);
+    for await (const image of central(s).paginate(
+      '/images/list',
+      { kind: 'image', sort_attribute: 'name' },
+      { pageSize: 3 },
+    ))
+      seen.push(image.metadata.uuid!);
     expect(seen).toEqual(all.map((x) => x.metadata.uuid));
     expect(s.seen.map((r) => JSON.parse(r.body.toString()))).toEqual([
       { kind: 'image', sort_attribute: 'name', offset: 0, length: 3 },
@@ -278,7 +412,11 @@ describe('paging', () => {
   it('stops at an empty page even when total_matches promises more', async () => {
     const s = await serve((req, res) => {
       const { offset } = JSON.parse(req.body.toString());
-      json(res, 200, { api_version: '3.1', metadata: { total_matches: 100 }, entities: offset === 0 ? [{ metadata: { kind: 'cluster', uuid: TASK } }] : [] });
+      json(res, 200, {
+        api_version: '3.1',
+        metadata: { total_matches: 100 },
+        entities: offset === 0 ? [{ metadata: { kind: 'cluster', uuid: TASK } }] : [],
+      });
     });
     const got = [];
     for await (const c of central(s).paginate('/clusters/list')) got.push(c);
@@ -291,12 +429,21 @@ describe('paging', () => {
     const s = await serve((req, res) => {
       const { group_member_offset: off, group_member_count: count } = JSON.parse(req.body.toString());
       json(res, 200, {
-        group_results: [{ entity_results: ids.slice(off, off + count).map((entity_id) => ({ entity_id, data: [] })), filtered_entity_count: ids.length }],
+        group_results: [
+          {
+            entity_results: ids.slice(off, off + count).map((entity_id) => ({ entity_id, data: [] })),
+            filtered_entity_count: ids.length,
+          },
+        ],
       });
     });
     const client = createObjectsClient({ baseUrl: `${s.origin}/oss/api/svc/v3`, ...creds });
     const got: string[] = [];
-    for await (const e of client.paginateGroups({ entity_type: 'objectstore', group_member_attributes: [{ attribute: 'name' }] }, { pageSize: 2 })) got.push(e.entity_id);
+    for await (const e of client.paginateGroups(
+      { entity_type: 'objectstore', group_member_attributes: [{ attribute: 'name' }] },
+      { pageSize: 2 },
+    ))
+      got.push(e.entity_id);
     expect(got).toEqual(ids);
     expect(s.seen.map((r) => JSON.parse(r.body.toString()).group_member_offset)).toEqual([0, 2, 4]);
     expect(s.seen[0]!.url).toBe('/oss/api/svc/v3/groups');
@@ -311,24 +458,48 @@ describe('paginateBuckets', () => {
       const { group_member_offset: off, group_member_count: count } = JSON.parse(req.body.toString());
       json(res, 200, {
         entity_type: 'bucket',
-        group_results: [{ entity_results: names.slice(off, off + count).map((entity_id) => ({ entity_id, data: [{ name: 'object_count', values: [{ values: ['0'] }] }] })), filtered_entity_count: names.length }],
+        group_results: [
+          {
+            entity_results: names
+              .slice(off, off + count)
+              .map((entity_id) => ({ entity_id, data: [{ name: 'object_count', values: [{ values: ['0'] }] }] })),
+            filtered_entity_count: names.length,
+          },
+        ],
       });
     });
     const client = createObjectsClient({ baseUrl: `${s.origin}/oss/api/svc/v3`, ...creds });
     const got: string[] = [];
-    for await (const bucket of client.paginateBuckets(STORE, { group_member_attributes: [{ attribute: 'object_count' }] }, { pageSize: 2 })) got.push(bucket.entity_id);
+    for await (const bucket of client.paginateBuckets(
+      STORE,
+      { group_member_attributes: [{ attribute: 'object_count' }] },
+      { pageSize: 2 },
+    ))
+      got.push(bucket.entity_id);
     expect(got).toEqual(names);
     expect(s.seen.map((r) => r.url)).toEqual(Array(2).fill(`/oss/api/svc/v3/objectstores/${STORE}/groups`));
     expect(s.seen.map((r) => JSON.parse(r.body.toString()))).toEqual([
-      { entity_type: 'bucket', group_member_attributes: [{ attribute: 'object_count' }], group_member_offset: 0, group_member_count: 2 },
-      { entity_type: 'bucket', group_member_attributes: [{ attribute: 'object_count' }], group_member_offset: 2, group_member_count: 2 },
+      {
+        entity_type: 'bucket',
+        group_member_attributes: [{ attribute: 'object_count' }],
+        group_member_offset: 0,
+        group_member_count: 2,
+      },
+      {
+        entity_type: 'bucket',
+        group_member_attributes: [{ attribute: 'object_count' }],
+        group_member_offset: 2,
+        group_member_count: 2,
+      },
     ]);
   });
 
   it('rejects an object store id that is not a UUID, naming it, before calling', async () => {
     const s = await serve((req, res) => json(res, 200, {}));
     const client = createObjectsClient({ baseUrl: `${s.origin}/oss/api/svc/v3`, ...creds });
-    expect(() => client.paginateBuckets('objects-prod-01')).toThrow(expect.objectContaining({ name: 'InvalidArgumentError', argument: 'uuid' }));
+    expect(() => client.paginateBuckets('objects-prod-01')).toThrow(
+      expect.objectContaining({ name: 'InvalidArgumentError', argument: 'uuid' }),
+    );
     expect(s.seen).toHaveLength(0);
   });
 });
@@ -340,26 +511,50 @@ describe('createImageFromUrl and deleteImage', () => {
     return serve((req, res) => {
       if (req.method === 'POST' && req.url === '/api/svc/v3/images') {
         const body = JSON.parse(req.body.toString());
-        return json(res, 202, { api_version: '3.1', metadata: { kind: 'image', uuid: IMAGE }, spec: body.spec, status: { state: 'PENDING', execution_context: { task_uuid: TASK } } });
+        return json(res, 202, {
+          api_version: '3.1',
+          metadata: { kind: 'image', uuid: IMAGE },
+          spec: body.spec,
+          status: { state: 'PENDING', execution_context: { task_uuid: TASK } },
+        });
       }
       if (req.method === 'GET' && req.url === `/api/svc/v3/tasks/${TASK}`) {
         if (++polls >= 2) state = 'COMPLETE';
         return json(res, 200, { uuid: TASK, status: polls >= 2 ? 'SUCCEEDED' : 'RUNNING' });
       }
       if (req.method === 'GET' && req.url === `/api/svc/v3/images/${IMAGE}`) {
-        return json(res, 200, { api_version: '3.1', metadata: { kind: 'image', uuid: IMAGE }, spec: { name: 'CentOS', resources: {} }, status: { state, name: 'CentOS' } });
+        return json(res, 200, {
+          api_version: '3.1',
+          metadata: { kind: 'image', uuid: IMAGE },
+          spec: { name: 'CentOS', resources: {} },
+          status: { state, name: 'CentOS' },
+        });
       }
       if (req.method === 'DELETE' && req.url === `/api/svc/v3/images/${IMAGE}`) {
-        return json(res, 202, { api_version: '3.1', metadata: { kind: 'image' }, spec: '', status: { state: 'DELETE_PENDING', execution_context: { task_uuid: [TASK2] } } });
+        return json(res, 202, {
+          api_version: '3.1',
+          metadata: { kind: 'image' },
+          spec: '',
+          status: { state: 'DELETE_PENDING', execution_context: { task_uuid: [TASK2] } },
+        });
       }
-      if (req.method === 'GET' && req.url === `/api/svc/v3/tasks/${TASK2}`) return json(res, 200, { uuid: TASK2, status: 'SUCCEEDED' });
-      json(res, 404, { api_version: '3.1', code: 404, message_list: [{ message: 'no route', reason: 'ENTITY_NOT_FOUND' }], state: 'ERROR' });
+      if (req.method === 'GET' && req.url === `/api/svc/v3/tasks/${TASK2}`)
+        return json(res, 200, { uuid: TASK2, status: 'SUCCEEDED' });
+      json(res, 404, {
+        api_version: '3.1',
+        code: 404,
+        message_list: [{ message: 'no route', reason: 'ENTITY_NOT_FOUND' }],
+        state: 'ERROR',
+      });
     });
   }
 
   it('creates, waits for the task and returns the COMPLETE image', async () => {
     const s = await fakeCentral();
-    const spec = { name: 'CentOS', resources: { image_type: 'DISK_IMAGE' as const, source_uri: 'https://cloud.centos.org/c7.qcow2' } };
+    const spec = {
+      name: 'CentOS',
+      resources: { image_type: 'DISK_IMAGE' as const, source_uri: 'https://cloud.centos.org/c7.qcow2' },
+    };
     const image = await central(s).createImageFromUrl(spec, quick);
     expect(image.status.state).toBe('COMPLETE');
     expect(image.metadata.uuid).toBe(IMAGE);
@@ -370,12 +565,17 @@ describe('createImageFromUrl and deleteImage', () => {
     const s = await fakeCentral();
     const task = await central(s).deleteImage(IMAGE, quick);
     expect(task.uuid).toBe(TASK2);
-    expect(s.seen.map((r) => `${r.method} ${r.url}`)).toEqual([`DELETE /api/svc/v3/images/${IMAGE}`, `GET /api/svc/v3/tasks/${TASK2}`]);
+    expect(s.seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `DELETE /api/svc/v3/images/${IMAGE}`,
+      `GET /api/svc/v3/tasks/${TASK2}`,
+    ]);
   });
 
   it('rejects a spec without source_uri before calling the service', async () => {
     const s = await fakeCentral();
-    await expect(central(s).createImageFromUrl({ name: 'x', resources: {} })).rejects.toThrow(/argument "spec.resources.source_uri"/);
+    await expect(central(s).createImageFromUrl({ name: 'x', resources: {} })).rejects.toThrow(
+      /argument "spec.resources.source_uri"/,
+    );
     expect(s.seen).toHaveLength(0);
   });
 });
@@ -388,13 +588,32 @@ describe('uploads', () => {
     const server = serve((req, res) => {
       const route = `${req.method} ${req.url.replace(/\?.*/, '')}`;
       if (route === 'POST /api/svc/v0.8/images') return json(res, 200, { taskUuid: TASK });
-      if (route === `GET /api/svc/v0.8/tasks/${TASK}`) return json(res, 200, { uuid: TASK, progressStatus: 'Succeeded', entityList: [{ uuid: IMAGE, entityType: 'Image' }] });
-      if (route === `GET /api/svc/v0.8/images/${IMAGE}`) return json(res, 200, { uuid: IMAGE, name: 'disk', imageState: uploaded ? 'ACTIVE' : (opts.state ?? 'INACTIVE') });
+      if (route === `GET /api/svc/v0.8/tasks/${TASK}`)
+        return json(res, 200, {
+          uuid: TASK,
+          progressStatus: 'Succeeded',
+          entityList: [{ uuid: IMAGE, entityType: 'Image' }],
+        });
+      if (route === `GET /api/svc/v0.8/images/${IMAGE}`)
+        return json(res, 200, {
+          uuid: IMAGE,
+          name: 'disk',
+          imageState: uploaded ? 'ACTIVE' : (opts.state ?? 'INACTIVE'),
+        });
       if (route === 'GET /api/svc/v2.0/storage_containers') {
-        return json(res, 200, { entities: [{ id: 'c::1', storage_container_uuid: TASK2, name: 'SelfServiceContainer' }, { id: 'c::2', storage_container_uuid: CONTAINER, name: 'images' }] });
+        return json(res, 200, {
+          entities: [
+            { id: 'c::1', storage_container_uuid: TASK2, name: 'SelfServiceContainer' },
+            { id: 'c::2', storage_container_uuid: CONTAINER, name: 'images' },
+          ],
+        });
       }
       if (route === `PUT /api/svc/v0.8/images/${IMAGE}/upload`) {
-        Object.assign(upload, { bytes: req.body, container: req.headers['x-svc-destination-container'], type: req.headers['content-type'] });
+        Object.assign(upload, {
+          bytes: req.body,
+          container: req.headers['x-svc-destination-container'],
+          type: req.headers['content-type'],
+        });
         uploaded = true;
         return json(res, 200, { taskUuid: TASK });
       }
@@ -407,10 +626,15 @@ describe('uploads', () => {
     const { server, upload } = fakeElement();
     const s = await server;
     const bytes = randomBytes(2 * 1024 * 1024 + 3);
-    const stream = Readable.from((function* () {
-      for (let i = 0; i < bytes.length; i += 65536) yield bytes.subarray(i, i + 65536);
-    })());
-    const image = await element(s).uploadImage({ name: 'disk', imageType: 'DISK_IMAGE', container: 'images', stream }, quick);
+    const stream = Readable.from(
+      (function* () {
+        for (let i = 0; i < bytes.length; i += 65536) yield bytes.subarray(i, i + 65536);
+      })(),
+    );
+    const image = await element(s).uploadImage(
+      { name: 'disk', imageType: 'DISK_IMAGE', container: 'images', stream },
+      quick,
+    );
     expect(image.imageState).toBe('ACTIVE');
     expect(upload.container).toBe(CONTAINER);
     expect(upload.type).toBe('application/octet-stream');
@@ -434,7 +658,10 @@ describe('uploads', () => {
     try {
       const bytes = randomBytes(300_000);
       writeFileSync(join(dir, 'x.iso'), bytes);
-      await element(s).uploadImage({ name: 'x.iso', imageType: 'ISO_IMAGE', container: CONTAINER, file: join(dir, 'x.iso') }, quick);
+      await element(s).uploadImage(
+        { name: 'x.iso', imageType: 'ISO_IMAGE', container: CONTAINER, file: join(dir, 'x.iso') },
+        quick,
+      );
       expect(sha256(upload.bytes!)).toBe(sha256(bytes));
       expect(upload.container).toBe(CONTAINER);
       expect(s.seen.some((r) => r.url.includes('storage_containers'))).toBe(false);
@@ -446,7 +673,12 @@ describe('uploads', () => {
   it('stops before sending bytes when the image is not INACTIVE', async () => {
     const { server } = fakeElement({ state: 'ACTIVE' });
     const s = await server;
-    const error = await element(s).uploadImage({ name: 'disk', imageType: 'DISK_IMAGE', container: CONTAINER, file: new Blob([new Uint8Array(10)]) }, quick).catch((e) => e);
+    const error = await element(s)
+      .uploadImage(
+        { name: 'disk', imageType: 'DISK_IMAGE', container: CONTAINER, file: new Blob([new Uint8Array(10)]) },
+        quick,
+      )
+      .catch((e) => e);
     expect(error).toBeInstanceOf(WorkflowError);
     expect(error.message).toMatch(/is ACTIVE; the upload needs INACTIVE/);
     expect(s.seen.some((r) => r.method === 'PUT')).toBe(false);
@@ -455,7 +687,9 @@ describe('uploads', () => {
   it('names an unknown container and the containers that exist', async () => {
     const { server } = fakeElement();
     const s = await server;
-    const error = await element(s).uploadImage({ name: 'disk', imageType: 'DISK_IMAGE', container: 'nope', file: new Blob(['x']) }, quick).catch((e) => e);
+    const error = await element(s)
+      .uploadImage({ name: 'disk', imageType: 'DISK_IMAGE', container: 'nope', file: new Blob(['x']) }, quick)
+      .catch((e) => e);
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect(error.argument).toBe('container');
     expect(error.message).toContain('"nope" not found (containers: "SelfServiceContainer", "images")');
@@ -489,8 +723,18 @@ describe('uploads', () => {
     const bytes = randomBytes(1_000_000);
     const client = central(s);
     const seenByMiddleware: string[] = [];
-    client.use({ onRequest: ({ request, schemaPath }) => void seenByMiddleware.push(`${request.method} ${schemaPath}`) });
-    await client.uploadImageFile(IMAGE, new ReadableStream({ start(c) { c.enqueue(new Uint8Array(bytes)); c.close(); } }));
+    client.use({
+      onRequest: ({ request, schemaPath }) => void seenByMiddleware.push(`${request.method} ${schemaPath}`),
+    });
+    await client.uploadImageFile(
+      IMAGE,
+      new ReadableStream({
+        start(c) {
+          c.enqueue(new Uint8Array(bytes));
+          c.close();
+        },
+      }),
+    );
     expect(seenByMiddleware).toEqual(['PUT /images/{uuid}/file']);
     expect(s.seen[0]).toMatchObject({ method: 'PUT', url: `/api/svc/v3/images/${IMAGE}/file` });
     expect(s.seen[0]!.headers['content-type']).toBe('application/octet-stream');

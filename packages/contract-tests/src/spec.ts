@@ -1,9 +1,9 @@
 // Reads the bundled descriptions and validates payloads against their schemas with Ajv (JSON Schema 2020-12).
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { operations as bundleOperations, deref, type HttpMethod, mediaKind, serverBasePath } from '@svc/oas';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
-import { deref, mediaKind, operations as bundleOperations, serverBasePath, type HttpMethod } from '@svc/oas';
 
 // ajv-formats is CommonJS: under NodeNext its function is the default export's default.
 const addFormats = (formats as unknown as { default: typeof formats.default }).default;
@@ -58,7 +58,8 @@ function withoutPatterns(node: any): any {
   if (Array.isArray(node)) return node.map(withoutPatterns);
   if (node && typeof node === 'object') {
     const out: Json = {};
-    for (const [k, v] of Object.entries(node)) if (!(k === 'pattern' && typeof v === 'string')) out[k] = withoutPatterns(v);
+    for (const [k, v] of Object.entries(node))
+      if (!(k === 'pattern' && typeof v === 'string')) out[k] = withoutPatterns(v);
     return out;
   }
   return node;
@@ -68,7 +69,12 @@ function withoutPatterns(node: any): any {
 export function describeErrors(errors: ErrorObject[] | null | undefined): string[] {
   return (errors ?? []).map((e) => {
     const field = e.instancePath || '(root)';
-    const extra = e.keyword === 'additionalProperties' ? ` "${(e.params as any).additionalProperty}"` : e.keyword === 'enum' ? ` ${JSON.stringify((e.params as any).allowedValues)}` : '';
+    const extra =
+      e.keyword === 'additionalProperties'
+        ? ` "${(e.params as any).additionalProperty}"`
+        : e.keyword === 'enum'
+          ? ` ${JSON.stringify((e.params as any).allowedValues)}`
+          : '';
     return `${field} ${e.message}${extra} (rule ${e.keyword} at ${e.schemaPath})`;
   });
 }
@@ -82,7 +88,11 @@ export class SchemaValidator {
   private readonly id: string;
   private readonly cache = new Map<string, ValidateFunction>();
 
-  constructor(readonly api: string, doc: Json, strict = true) {
+  constructor(
+    readonly api: string,
+    doc: Json,
+    strict = true,
+  ) {
     this.id = `https://svc.invalid/${api}${strict ? '' : '-shape'}.json`;
     this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: strict });
     addFormats(this.ajv);
@@ -120,7 +130,12 @@ function jsonSchemaPointer(doc: Json, at: string, node: Json, what: string): str
  */
 export function requestSchemaPointer(doc: Json, path: string, method: string): string {
   const op = doc.paths[path][method];
-  return jsonSchemaPointer(doc, `/paths/${escapePointer(path)}/${method}/requestBody`, op.requestBody ?? {}, `${op.operationId} request body`);
+  return jsonSchemaPointer(
+    doc,
+    `/paths/${escapePointer(path)}/${method}/requestBody`,
+    op.requestBody ?? {},
+    `${op.operationId} request body`,
+  );
 }
 
 /**
@@ -129,5 +144,10 @@ export function requestSchemaPointer(doc: Json, path: string, method: string): s
  */
 export function responseSchemaPointer(doc: Json, path: string, method: string, status: string): string {
   const op = doc.paths[path][method];
-  return jsonSchemaPointer(doc, `/paths/${escapePointer(path)}/${method}/responses/${status}`, op.responses[status], `${op.operationId} ${status} response`);
+  return jsonSchemaPointer(
+    doc,
+    `/paths/${escapePointer(path)}/${method}/responses/${status}`,
+    op.responses[status],
+    `${op.operationId} ${status} response`,
+  );
 }

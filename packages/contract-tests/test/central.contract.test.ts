@@ -1,7 +1,8 @@
 // Every operation of the central API, through the generated client, against the Prism mock.
 // Path parameters are any UUID: Prism answers its example whatever the UUID.
-import { describe, expect, inject, it } from 'vitest';
+
 import { createCentralClient } from '@svc/client';
+import { describe, expect, inject, it } from 'vitest';
 import { contract, coverageTest, credentials, errorStatusSuite } from './contract.js';
 
 const IMAGE = '0e09cf83-ac68-4f28-af70-6df9a43df4f0';
@@ -18,7 +19,18 @@ describe('central: success responses', () => {
   it('images_create: POST /images sends the intent and reads the 202 image', async () => {
     const op = cover('images_create');
     const { data, response } = await client().POST('/images', {
-      body: { api_version: '3.1.0', metadata: { kind: 'image' }, spec: { name: 'CentOS', resources: { image_type: 'DISK_IMAGE', architecture: 'X86_64', source_uri: 'https://cloud.centos.org/c.qcow2' } } },
+      body: {
+        api_version: '3.1.0',
+        metadata: { kind: 'image' },
+        spec: {
+          name: 'CentOS',
+          resources: {
+            image_type: 'DISK_IMAGE',
+            architecture: 'X86_64',
+            source_uri: 'https://cloud.centos.org/c.qcow2',
+          },
+        },
+      },
     });
     expect(response.status).toBe(202);
     c.expectSent({ method: 'POST', url: '/images', contentType: 'application/json' });
@@ -50,7 +62,11 @@ describe('central: success responses', () => {
     const op = cover('images_update');
     const { data, response } = await client().PUT('/images/{uuid}', {
       params: { path: { uuid: IMAGE } },
-      body: { api_version: '3.1.0', metadata: { kind: 'image', uuid: IMAGE, spec_version: 1 }, spec: { name: 'CentOS 7.9', resources: { image_type: 'DISK_IMAGE' } } },
+      body: {
+        api_version: '3.1.0',
+        metadata: { kind: 'image', uuid: IMAGE, spec_version: 1 },
+        spec: { name: 'CentOS 7.9', resources: { image_type: 'DISK_IMAGE' } },
+      },
     });
     expect(response.status).toBe(202);
     c.expectSent({ method: 'PUT', url: `/images/${IMAGE}`, contentType: 'application/json' });
@@ -105,7 +121,9 @@ describe('central: success responses', () => {
 
   it('tasks_poll: POST /tasks/poll sends the task list and reads the changed tasks', async () => {
     const op = cover('tasks_poll');
-    const { data, response } = await client().POST('/tasks/poll', { body: { poll_timeout_seconds: 10, task_uuid_list: [TASK] } });
+    const { data, response } = await client().POST('/tasks/poll', {
+      body: { poll_timeout_seconds: 10, task_uuid_list: [TASK] },
+    });
     expect(response.status).toBe(200);
     c.expectConforms(op, 200, data);
   });
@@ -128,7 +146,9 @@ describe('central: success responses', () => {
 
   it('services_get_status: GET /services/{service_name}/status fills the service name', async () => {
     const op = cover('services_get_status');
-    const { data, response } = await client().GET('/services/{service_name}/status', { params: { path: { service_name: 'oss' } } });
+    const { data, response } = await client().GET('/services/{service_name}/status', {
+      params: { path: { service_name: 'oss' } },
+    });
     expect(response.status).toBe(200);
     c.expectSent({ method: 'GET', url: '/services/oss/status' });
     c.expectConforms(op, 200, data);
@@ -136,14 +156,18 @@ describe('central: success responses', () => {
 
   it('clusters_list: POST /clusters/list reads the list', async () => {
     const op = cover('clusters_list');
-    const { data, response } = await client().POST('/clusters/list', { body: { kind: 'cluster', offset: 0, length: 20 } });
+    const { data, response } = await client().POST('/clusters/list', {
+      body: { kind: 'cluster', offset: 0, length: 20 },
+    });
     expect(response.status).toBe(200);
     c.expectConforms(op, 200, data);
   });
 
   it('subnets_list: POST /subnets/list reads the list', async () => {
     const op = cover('subnets_list');
-    const { data, response } = await client().POST('/subnets/list', { body: { kind: 'subnet', offset: 0, length: 20 } });
+    const { data, response } = await client().POST('/subnets/list', {
+      body: { kind: 'subnet', offset: 0, length: 20 },
+    });
     expect(response.status).toBe(200);
     c.expectConforms(op, 200, data);
   });
@@ -162,7 +186,9 @@ describe('central: workflow methods against the mock', () => {
     const items = [];
     for await (const image of client().paginate('/images/list', { kind: 'image' }, { pageSize: 20 })) items.push(image);
     expect(items.slice(0, first!.entities!.length)).toEqual(first!.entities);
-    expect(c.exchanges.map((e) => `${e.method} ${e.url} ${e.contentType}`)).toEqual(c.exchanges.map(() => 'POST /images/list application/json'));
+    expect(c.exchanges.map((e) => `${e.method} ${e.url} ${e.contentType}`)).toEqual(
+      c.exchanges.map(() => 'POST /images/list application/json'),
+    );
   });
 
   it('uploadImageFile streams the bytes as the upload the spec describes', async () => {
@@ -191,7 +217,11 @@ describe('central: the mock enforces the spec', () => {
   });
 
   it('answers 401 without credentials', async () => {
-    const response = await fetch(`${inject('mocks').central}/images/list`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const response = await fetch(`${inject('mocks').central}/images/list`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(response.status).toBe(401);
   });
 });

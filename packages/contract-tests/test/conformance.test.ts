@@ -3,12 +3,19 @@
 // `informational` payload is asserted invalid (the spec is not loosened for a client's mock).
 // A failing `valid`/`valid-shape` payload names the file, the operation, each field and rule;
 // an `informational` one that validates names the file and the operation.
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { deref, serverBasePath } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
-import { jsonMediaType, loadBundle, repoRoot, requestSchemaPointer, responseSchemaPointer, SchemaValidator } from '../src/spec.js';
+import { describe, expect, it } from 'vitest';
+import {
+  jsonMediaType,
+  loadBundle,
+  repoRoot,
+  requestSchemaPointer,
+  responseSchemaPointer,
+  SchemaValidator,
+} from '../src/spec.js';
 
 const dir = process.env.SVC_CONFORMANCE_DIR ?? join(repoRoot, 'packages', 'contract-tests', 'conformance');
 
@@ -50,16 +57,22 @@ function target(file: string, p: Payload) {
     }
     throw new Error(`${file}: names no operation (method/path null) and has no validate_as`);
   }
-  if (!fullPath.startsWith(b.basePath)) throw new Error(`${file}: path ${fullPath} is outside the server base path ${b.basePath}`);
+  if (!fullPath.startsWith(b.basePath))
+    throw new Error(`${file}: path ${fullPath} is outside the server base path ${b.basePath}`);
   const path = fullPath.slice(b.basePath.length) || '/';
   const op = b.doc.paths?.[path]?.[method];
   if (!op) throw new Error(`${file}: dist/${p.api}.json has no operation ${method.toUpperCase()} ${path}`);
   if (p.direction === 'request') {
-    if (!jsonMediaType(deref<any>(b.doc, op.requestBody)?.content)) throw new Error(`${file}: ${op.operationId} declares no JSON request body`);
+    if (!jsonMediaType(deref<any>(b.doc, op.requestBody)?.content))
+      throw new Error(`${file}: ${op.operationId} declares no JSON request body`);
     return { b, pointer: requestSchemaPointer(b.doc, path, method), what: `${op.operationId} request` };
   }
   if (!op.responses?.[status]) throw new Error(`${file}: ${op.operationId} declares no ${status} response`);
-  return { b, pointer: responseSchemaPointer(b.doc, path, method, status), what: `${op.operationId} ${status} response` };
+  return {
+    b,
+    pointer: responseSchemaPointer(b.doc, path, method, status),
+    what: `${op.operationId} ${status} response`,
+  };
 }
 
 if (!existsSync(dir)) {
@@ -67,13 +80,17 @@ if (!existsSync(dir)) {
     throw new Error(`conformance folder ${dir} does not exist; set SVC_CONFORMANCE_DIR`);
   });
 } else {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
 
   it('finds the conformance corpus', () => {
     expect(files.length).toBeGreaterThan(0);
   });
 
-  for (const api of [...new Set(files.map((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as Payload).api))].sort()) {
+  for (const api of [
+    ...new Set(files.map((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as Payload).api)),
+  ].sort()) {
     describe(`conformance: ${api}`, () => {
       for (const file of files) {
         const p = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Payload;
@@ -89,7 +106,10 @@ if (!existsSync(dir)) {
             // A client's mock that real servers contradict: a spec that accepted it would have
             // been loosened for it, so it must stay rejected.
             const errors = b.shape.validate(pointer, p.body);
-            expect(errors.length, `${file} validates as ${what}: the spec was loosened for an informational payload`).toBeGreaterThan(0);
+            expect(
+              errors.length,
+              `${file} validates as ${what}: the spec was loosened for an informational payload`,
+            ).toBeGreaterThan(0);
             return;
           }
           const errors = (p.expect === 'valid' ? b.strict : b.shape).validate(pointer, p.body);

@@ -1,9 +1,17 @@
 // Shared harness of the contract suites: a client per API against its Prism mock, the
 // sl-violations check after every test, coverage of operations, and the error-status table.
-import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Client, Middleware } from 'openapi-fetch';
+
 import { deref, exampleOf, requestBodyOf } from '@svc/oas';
-import { jsonMediaType, loadBundle, operations, responseSchemaPointer, SchemaValidator, type Operation } from '../src/spec.js';
+import type { Client, Middleware } from 'openapi-fetch';
+import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  jsonMediaType,
+  loadBundle,
+  type Operation,
+  operations,
+  responseSchemaPointer,
+  SchemaValidator,
+} from '../src/spec.js';
 
 /** The credentials every suite's client is made with; each request must carry them. */
 export const credentials = { username: 'admin', password: 'contract-secret' };
@@ -110,7 +118,13 @@ export function contract<C extends Client<any>>(api: string, make: (baseUrl: str
     },
     expectSent(want) {
       const last = exchanges.at(-1);
-      expect(last && { method: last.method, url: last.url, ...('contentType' in want ? { contentType: last.contentType } : {}) }).toEqual(want);
+      expect(
+        last && {
+          method: last.method,
+          url: last.url,
+          ...('contentType' in want ? { contentType: last.contentType } : {}),
+        },
+      ).toEqual(want);
     },
     get covered() {
       return covered;
@@ -141,16 +155,20 @@ export function errorStatusSuite<C extends Client<any>>(api: string, c: Contract
       const body = requestBodyOf(c.doc, op.op);
       const binary = body?.kind === 'binary';
       const { path, header } = exampleParams(c.doc, op);
-      const { response, error } = await c.client().request(op.method as any, op.path as any, {
-        params: { path, header },
-        body: binary ? new Uint8Array([1, 2, 3]) : body?.example,
-        headers: {
-          Prefer: `code=${status}`,
-          // Prism negotiates on Accept; production sends the 401 page whatever the client accepts.
-          ...(status === '401' ? { Accept: 'application/json, text/html;q=0.9' } : {}),
-          ...(binary ? { 'Content-Type': body.mediaType } : {}),
-        },
-      } as any);
+      const { response, error } = await c.client().request(
+        op.method as any,
+        op.path as any,
+        {
+          params: { path, header },
+          body: binary ? new Uint8Array([1, 2, 3]) : body?.example,
+          headers: {
+            Prefer: `code=${status}`,
+            // Prism negotiates on Accept; production sends the 401 page whatever the client accepts.
+            ...(status === '401' ? { Accept: 'application/json, text/html;q=0.9' } : {}),
+            ...(binary ? { 'Content-Type': body.mediaType } : {}),
+          },
+        } as any,
+      );
       expect(response.status).toBe(Number(status));
       const declared = deref<any>(c.doc, op.op.responses[status]);
       if (jsonMediaType(declared.content)) {

@@ -3,8 +3,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
 import { createElementClient } from '@svc/client';
+import { describe, expect, it } from 'vitest';
 import { contract, coverageTest, credentials, errorStatusSuite } from './contract.js';
 
 const IMAGE = '0e09cf83-ac68-4f28-af70-6df9a43df4f0';
@@ -18,7 +18,9 @@ const client = () => c.client();
 describe('element v0.8: success responses', () => {
   it('images_create_v0_8: POST /v0.8/images sends the record and reads its task', async () => {
     const op = c.cover('images_create_v0_8');
-    const { data, response } = await client().POST('/v0.8/images', { body: { name: 'ubuntu.iso', imageType: 'ISO_IMAGE', annotation: 'Ubuntu' } });
+    const { data, response } = await client().POST('/v0.8/images', {
+      body: { name: 'ubuntu.iso', imageType: 'ISO_IMAGE', annotation: 'Ubuntu' },
+    });
     expect(response.status).toBe(200);
     c.expectSent({ method: 'POST', url: '/v0.8/images', contentType: 'application/json' });
     c.expectConforms(op, 200, data);
@@ -62,7 +64,9 @@ describe('element v0.8: success responses', () => {
 
   it('tasks_get_v0_8: GET /v0.8/tasks/{uuid} sends the query parameter', async () => {
     const op = c.cover('tasks_get_v0_8');
-    const { data, response } = await client().GET('/v0.8/tasks/{uuid}', { params: { path: { uuid: TASK }, query: { includeEntityNames: true } } });
+    const { data, response } = await client().GET('/v0.8/tasks/{uuid}', {
+      params: { path: { uuid: TASK }, query: { includeEntityNames: true } },
+    });
     expect(response.status).toBe(200);
     c.expectSent({ method: 'GET', url: `/v0.8/tasks/${TASK}?includeEntityNames=true` });
     c.expectConforms(op, 200, data);
@@ -70,7 +74,9 @@ describe('element v0.8: success responses', () => {
 
   it('tasks_poll_v0_8: GET /v0.8/tasks/{uuid}/poll sends the wait in timeoutseconds', async () => {
     const op = c.cover('tasks_poll_v0_8');
-    const { data, response } = await client().GET('/v0.8/tasks/{uuid}/poll', { params: { path: { uuid: TASK }, query: { timeoutseconds: 30 } } });
+    const { data, response } = await client().GET('/v0.8/tasks/{uuid}/poll', {
+      params: { path: { uuid: TASK }, query: { timeoutseconds: 30 } },
+    });
     expect(response.status).toBe(200);
     c.expectSent({ method: 'GET', url: `/v0.8/tasks/${TASK}/poll?timeoutseconds=30` });
     c.expectConforms(op, 200, data);
@@ -82,7 +88,10 @@ describe('element v0.8: success responses', () => {
       params: { query: { entityTypes: ['Image'], entityUuids: [IMAGE, TASK], includeCompleted: true, count: 20 } },
     });
     expect(response.status).toBe(200);
-    c.expectSent({ method: 'GET', url: `/v0.8/tasks?entityTypes=Image&entityUuids=${IMAGE}&entityUuids=${TASK}&includeCompleted=true&count=20` });
+    c.expectSent({
+      method: 'GET',
+      url: `/v0.8/tasks?entityTypes=Image&entityUuids=${IMAGE}&entityUuids=${TASK}&includeCompleted=true&count=20`,
+    });
     c.expectConforms(op, 200, data);
   });
 });
@@ -98,7 +107,11 @@ describe('element v2.0: success responses', () => {
   it('images_create_v2_0: POST /v2.0/images sends the import spec and reads the 201 task', async () => {
     const op = c.cover('images_create_v2_0');
     const { data, response } = await client().POST('/v2.0/images', {
-      body: { name: 'CentOS', image_type: 'DISK_IMAGE', image_import_spec: { storage_container_uuid: CONTAINER, url: 'https://cloud.centos.org/c.qcow2' } },
+      body: {
+        name: 'CentOS',
+        image_type: 'DISK_IMAGE',
+        image_import_spec: { storage_container_uuid: CONTAINER, url: 'https://cloud.centos.org/c.qcow2' },
+      },
     });
     expect(response.status).toBe(201);
     c.expectSent({ method: 'POST', url: '/v2.0/images', contentType: 'application/json' });
@@ -115,7 +128,10 @@ describe('element v2.0: success responses', () => {
 
   it('images_update_v2_0: PUT /v2.0/images/{uuid} sends the changed members and reads the task', async () => {
     const op = c.cover('images_update_v2_0');
-    const { data, response } = await client().PUT('/v2.0/images/{uuid}', { params: { path: { uuid: IMAGE } }, body: { name: 'ubuntu-22.04.4', annotation: 'installer' } });
+    const { data, response } = await client().PUT('/v2.0/images/{uuid}', {
+      params: { path: { uuid: IMAGE } },
+      body: { name: 'ubuntu-22.04.4', annotation: 'installer' },
+    });
     expect(response.status).toBe(200);
     c.expectSent({ method: 'PUT', url: `/v2.0/images/${IMAGE}`, contentType: 'application/json' });
     c.expectConforms(op, 200, data);
@@ -131,7 +147,9 @@ describe('element v2.0: success responses', () => {
 
   it('storage_containers_list_v2_0: GET /v2.0/storage_containers sends the paging query', async () => {
     const op = c.cover('storage_containers_list_v2_0');
-    const { data, response } = await client().GET('/v2.0/storage_containers', { params: { query: { count: 2, page: 1 } } });
+    const { data, response } = await client().GET('/v2.0/storage_containers', {
+      params: { query: { count: 2, page: 1 } },
+    });
     expect(response.status).toBe(200);
     c.expectSent({ method: 'GET', url: '/v2.0/storage_containers?count=2&page=1' });
     c.expectConforms(op, 200, data);
@@ -139,7 +157,9 @@ describe('element v2.0: success responses', () => {
 
   it('storage_containers_get_v2_0: GET /v2.0/storage_containers/{uuid} fills the path parameter', async () => {
     const op = c.cover('storage_containers_get_v2_0');
-    const { data, response } = await client().GET('/v2.0/storage_containers/{uuid}', { params: { path: { uuid: CONTAINER } } });
+    const { data, response } = await client().GET('/v2.0/storage_containers/{uuid}', {
+      params: { path: { uuid: CONTAINER } },
+    });
     expect(response.status).toBe(200);
     c.expectSent({ method: 'GET', url: `/v2.0/storage_containers/${CONTAINER}` });
     c.expectConforms(op, 200, data);
@@ -154,7 +174,9 @@ describe('element v2.0: success responses', () => {
 
   it('tasks_poll_v2_0: POST /v2.0/tasks/poll sends the task list and reads completed_tasks_info', async () => {
     const op = c.cover('tasks_poll_v2_0');
-    const { data, response } = await client().POST('/v2.0/tasks/poll', { body: { completed_tasks: [TASK], timeout_interval: 10 } });
+    const { data, response } = await client().POST('/v2.0/tasks/poll', {
+      body: { completed_tasks: [TASK], timeout_interval: 10 },
+    });
     expect(response.status).toBe(200);
     c.expectConforms(op, 200, data);
   });
@@ -162,7 +184,12 @@ describe('element v2.0: success responses', () => {
   it('tasks_list_v2_0: POST /v2.0/tasks/list sends the filters and reads the tasks', async () => {
     const op = c.cover('tasks_list_v2_0');
     const { data, response } = await client().POST('/v2.0/tasks/list', {
-      body: { entity_list: [{ entity_id: IMAGE, entity_type: 'Image' }], operation_type_list: ['ImageCreate'], include_completed: true, count: 20 },
+      body: {
+        entity_list: [{ entity_id: IMAGE, entity_type: 'Image' }],
+        operation_type_list: ['ImageCreate'],
+        include_completed: true,
+        count: 20,
+      },
     });
     expect(response.status).toBe(200);
     c.expectSent({ method: 'POST', url: '/v2.0/tasks/list', contentType: 'application/json' });
@@ -202,7 +229,11 @@ describe('element: the v0.8 upload on the wire', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      const upload = createElementClient({ baseUrl: `http://127.0.0.1:${port}/api/svc`, username: 'admin', password: 'upload-secret' });
+      const upload = createElementClient({
+        baseUrl: `http://127.0.0.1:${port}/api/svc`,
+        username: 'admin',
+        password: 'upload-secret',
+      });
       const bytes = randomBytes(3 * 1024 * 1024 + 17);
       const { data, response } = await upload.PUT('/v0.8/images/{uuid}/upload', {
         params: { path: { uuid: IMAGE }, header: { 'X-Svc-Destination-Container': CONTAINER } },
@@ -215,7 +246,9 @@ describe('element: the v0.8 upload on the wire', () => {
       expect(received.req?.url).toBe(`/api/svc/v0.8/images/${IMAGE}/upload`);
       expect(received.req?.headers['content-type']).toBe('application/octet-stream');
       expect(received.req?.headers['x-svc-destination-container']).toBe(CONTAINER);
-      expect(received.req?.headers.authorization).toBe(`Basic ${Buffer.from('admin:upload-secret').toString('base64')}`);
+      expect(received.req?.headers.authorization).toBe(
+        `Basic ${Buffer.from('admin:upload-secret').toString('base64')}`,
+      );
       expect(received.length).toBe(bytes.length);
       expect(received.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
     } finally {

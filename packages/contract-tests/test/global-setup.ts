@@ -1,7 +1,8 @@
 // Starts one Prism mock per bundled API on a free 127.0.0.1 port, shared by every test file.
-import type { TestProject } from 'vitest/node';
+
 import { startMock } from '@svc/mock';
 import { apis } from '@svc/oas/apis';
+import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -11,7 +12,9 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const running = await Promise.all(apis().map(async (api) => [api.name, await startMock({ document: api.bundle })] as const));
+  const running = await Promise.all(
+    apis().map(async (api) => [api.name, await startMock({ document: api.bundle })] as const),
+  );
   project.provide('mocks', Object.fromEntries(running.map(([name, mock]) => [name, mock.url])));
   return async () => {
     await Promise.all(running.map(([, mock]) => mock.close()));

@@ -1,8 +1,9 @@
 // Every operation of the object store API, through the generated client, against the Prism mock.
-import { describe, expect, it } from 'vitest';
+
 import { createObjectsClient } from '@svc/client';
-import { contract, coverageTest, credentials, errorStatusSuite } from './contract.js';
+import { describe, expect, it } from 'vitest';
 import { SchemaValidator } from '../src/spec.js';
+import { contract, coverageTest, credentials, errorStatusSuite } from './contract.js';
 
 const STORE = '0e09cf83-ac68-4f28-af70-6df9a43df4f0';
 const CLUSTER = '0005ce15-3f3c-a8ce-3802-043f72bf18a6';
@@ -54,7 +55,9 @@ describe('objects: success responses', () => {
 
   it('objectstores_regenerate_self_signed_cert: POST /objectstores/{uuid}/regenerate_self_signed_cert sends no body', async () => {
     c.cover('objectstores_regenerate_self_signed_cert');
-    const { response } = await client().POST('/objectstores/{uuid}/regenerate_self_signed_cert', { params: { path: { uuid: STORE } } });
+    const { response } = await client().POST('/objectstores/{uuid}/regenerate_self_signed_cert', {
+      params: { path: { uuid: STORE } },
+    });
     expect(response.status).toBe(202);
     c.expectSent({ method: 'POST', url: `/objectstores/${STORE}/regenerate_self_signed_cert` });
   });
@@ -62,7 +65,12 @@ describe('objects: success responses', () => {
   it('groups_list: POST /groups sends the attributes asked and reads the groups', async () => {
     const op = c.cover('groups_list');
     const { data, response } = await client().POST('/groups', {
-      body: { entity_type: 'objectstore', group_member_count: 20, group_member_offset: 0, group_member_attributes: [{ attribute: 'name' }, { attribute: 'state' }] },
+      body: {
+        entity_type: 'objectstore',
+        group_member_count: 20,
+        group_member_offset: 0,
+        group_member_attributes: [{ attribute: 'name' }, { attribute: 'state' }],
+      },
     });
     expect(response.status).toBe(200);
     c.expectSent({ method: 'POST', url: '/groups', contentType: 'application/json' });
@@ -73,7 +81,16 @@ describe('objects: success responses', () => {
     const op = c.cover('objectstores_groups_list');
     const { data, response } = await client().POST('/objectstores/{uuid}/groups', {
       params: { path: { uuid: STORE } },
-      body: { entity_type: 'bucket', group_member_count: 20, group_member_offset: 0, group_member_attributes: [{ attribute: 'name' }, { attribute: 'storage_usage_bytes' }, { attribute: 'object_count' }] },
+      body: {
+        entity_type: 'bucket',
+        group_member_count: 20,
+        group_member_offset: 0,
+        group_member_attributes: [
+          { attribute: 'name' },
+          { attribute: 'storage_usage_bytes' },
+          { attribute: 'object_count' },
+        ],
+      },
     });
     expect(response.status).toBe(200);
     c.expectSent({ method: 'POST', url: `/objectstores/${STORE}/groups`, contentType: 'application/json' });
@@ -99,7 +116,11 @@ describe('objects: the mock enforces the spec', () => {
 
 describe('objects: the monitoring attributes of the groups listing are typed', () => {
   const schemas = new SchemaValidator('objects', c.doc);
-  const field = (name: string, value: string) => schemas.validate('/components/schemas/GroupFieldData', { name, values: [{ values: [value], time: 1793617200000000 }] });
+  const field = (name: string, value: string) =>
+    schemas.validate('/components/schemas/GroupFieldData', {
+      name,
+      values: [{ values: [value], time: 1793617200000000 }],
+    });
   it.each([
     ['usage_bytes', '53687091200'],
     ['num_buckets', '2'],
@@ -126,7 +147,9 @@ describe('objects: the monitoring attributes of the groups listing are typed', (
 describe('objects: workflow methods against the mock', () => {
   it('paginateGroups yields the entities of the pages it asks for, first page first', async () => {
     const body = { entity_type: 'objectstore' as const, group_member_attributes: [{ attribute: 'name' }] };
-    const { data: first } = await client().POST('/groups', { body: { ...body, group_member_count: 20, group_member_offset: 0 } });
+    const { data: first } = await client().POST('/groups', {
+      body: { ...body, group_member_count: 20, group_member_offset: 0 },
+    });
     c.exchanges.length = 0;
     const items = [];
     for await (const entity of client().paginateGroups(body, { pageSize: 20 })) items.push(entity);

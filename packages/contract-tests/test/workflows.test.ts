@@ -1,10 +1,11 @@
 // The workflow data of the explorer's "Start here" view (`x-svc-workflow`) and the OpenAPI
 // `links` of the responses: every step and link names a real operation, parameter and example,
 // and every runtime expression points at a member that the source operation's examples have.
-import { describe, expect, it } from 'vitest';
+
 import { deref } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
-import { loadBundle, operations, type Operation } from '../src/spec.js';
+import { describe, expect, it } from 'vitest';
+import { loadBundle, type Operation, operations } from '../src/spec.js';
 
 interface Step {
   stepId: string;
@@ -46,14 +47,19 @@ function at(value: unknown, pointer: string): unknown {
 function successExamples(api: string, op: Operation): unknown[] {
   return Object.entries<any>(op.op.responses)
     .filter(([status]) => /^2/.test(status))
-    .flatMap(([, response]) => Object.values<any>(deref<any>(docs[api], response).content?.['application/json']?.examples ?? {}))
+    .flatMap(([, response]) =>
+      Object.values<any>(deref<any>(docs[api], response).content?.['application/json']?.examples ?? {}),
+    )
     .map((example) => deref<any>(docs[api], example).value);
 }
 
 /** True when one of the examples has a non-empty member at the pointer. */
-const resolves = (examples: unknown[], pointer: string) => examples.some((e) => at(e, pointer) !== undefined && at(e, pointer) !== '');
+const resolves = (examples: unknown[], pointer: string) =>
+  examples.some((e) => at(e, pointer) !== undefined && at(e, pointer) !== '');
 
-const workflows = Object.entries(docs).flatMap(([api, doc]) => ((doc['x-svc-workflow'] ?? []) as Workflow[]).map((w) => ({ api, w })));
+const workflows = Object.entries(docs).flatMap(([api, doc]) =>
+  ((doc['x-svc-workflow'] ?? []) as Workflow[]).map((w) => ({ api, w })),
+);
 
 describe('x-svc-workflow', () => {
   it('every API has at least one workflow, with unique workflowIds', () => {
@@ -76,28 +82,46 @@ describe('x-svc-workflow', () => {
         const op = find(stepApi, step.operationId);
         expect(step.description.trim().length, step.stepId).toBeGreaterThan(0);
         if (step.requestBodyExample) {
-          expect(docs[stepApi].components.examples, `${step.stepId}: ${step.requestBodyExample}`).toHaveProperty([step.requestBodyExample]);
+          expect(docs[stepApi].components.examples, `${step.stepId}: ${step.requestBodyExample}`).toHaveProperty([
+            step.requestBodyExample,
+          ]);
           expect(op.op.requestBody, step.stepId).toBeDefined();
         }
         for (const p of step.parameters ?? []) {
-          expect(op.op.parameters.some((q: any) => q.name === p.name && q.in === p.in), `${step.stepId}: ${p.in} ${p.name}`).toBe(true);
+          expect(
+            op.op.parameters.some((q: any) => q.name === p.name && q.in === p.in),
+            `${step.stepId}: ${p.in} ${p.name}`,
+          ).toBe(true);
         }
         // A required path parameter must get a value, or the step cannot be called.
         for (const q of op.op.parameters.filter((q: any) => q.in === 'path')) {
-          expect(step.parameters?.some((p) => p.name === q.name), `${step.stepId}: path ${q.name}`).toBe(true);
+          expect(
+            step.parameters?.some((p) => p.name === q.name),
+            `${step.stepId}: path ${q.name}`,
+          ).toBe(true);
         }
-        if (step.requestBody) expect(step.requestBodyExample, `${step.stepId}: requestBody fills an example`).toBeDefined();
+        if (step.requestBody)
+          expect(step.requestBodyExample, `${step.stepId}: requestBody fills an example`).toBeDefined();
         for (const fill of step.requestBody ?? []) {
           const example = deref<any>(docs[stepApi], docs[stepApi].components.examples[step.requestBodyExample!]).value;
-          expect(at(example, fill.pointer), `${step.stepId}: ${fill.pointer} in ${step.requestBodyExample}`).toBeDefined();
+          expect(
+            at(example, fill.pointer),
+            `${step.stepId}: ${fill.pointer} in ${step.requestBodyExample}`,
+          ).toBeDefined();
         }
-        if (step.until) expect(resolves(successExamples(stepApi, op), step.until.pointer), `${step.stepId}: until ${step.until.pointer}`).toBe(true);
+        if (step.until)
+          expect(
+            resolves(successExamples(stepApi, op), step.until.pointer),
+            `${step.stepId}: until ${step.until.pointer}`,
+          ).toBe(true);
       }
     });
 
     it('takes values only from earlier steps, at members their examples have', () => {
       for (const [i, step] of w.steps.entries()) {
-        const values = [...(step.parameters ?? []), ...(step.requestBody ?? [])].map((p) => p.value).filter((v) => v.startsWith('$'));
+        const values = [...(step.parameters ?? []), ...(step.requestBody ?? [])]
+          .map((p) => p.value)
+          .filter((v) => v.startsWith('$'));
         for (const value of values) {
           const m = STEP_EXPRESSION.exec(value);
           expect(m, `${step.stepId}: ${value}`).not.toBeNull();
@@ -105,7 +129,11 @@ describe('x-svc-workflow', () => {
           expect(source, `${step.stepId}: ${value} names an earlier step`).toBeGreaterThanOrEqual(0);
           expect(source, `${step.stepId}: ${value} names an earlier step`).toBeLessThan(i);
           const from = w.steps[source]!;
-          if (m![3]) expect(resolves(successExamples(from.api ?? api, find(from.api ?? api, from.operationId)), m![3]), `${step.stepId}: ${value}`).toBe(true);
+          if (m![3])
+            expect(
+              resolves(successExamples(from.api ?? api, find(from.api ?? api, from.operationId)), m![3]),
+              `${step.stepId}: ${value}`,
+            ).toBe(true);
         }
       }
     });
@@ -122,7 +150,15 @@ describe('x-svc-workflow', () => {
       'tasks_get_v0_8',
       'images_get_v0_8',
     ]);
-    expect(upload.steps.map((s) => s.until?.equals)).toEqual([undefined, ['Succeeded'], ['INACTIVE'], undefined, undefined, ['Succeeded'], ['ACTIVE']]);
+    expect(upload.steps.map((s) => s.until?.equals)).toEqual([
+      undefined,
+      ['Succeeded'],
+      ['INACTIVE'],
+      undefined,
+      undefined,
+      ['Succeeded'],
+      ['ACTIVE'],
+    ]);
   });
 
   it('objects: the deployment enables the service (central) before it creates the object store', () => {
@@ -139,7 +175,13 @@ describe('links', () => {
   const links = Object.entries(docs).flatMap(([api, doc]) =>
     (ops[api] ?? []).flatMap((op) =>
       Object.entries<any>(op.op.responses).flatMap(([status, response]) =>
-        Object.entries<any>(deref<any>(doc, response).links ?? {}).map(([name, link]) => ({ api, op, status, name, link: deref<any>(doc, link) })),
+        Object.entries<any>(deref<any>(doc, response).links ?? {}).map(([name, link]) => ({
+          api,
+          op,
+          status,
+          name,
+          link: deref<any>(doc, link),
+        })),
       ),
     ),
   );
@@ -157,14 +199,23 @@ describe('links', () => {
     );
   });
 
-  it.each(links.map((l) => [`${l.api} ${l.op.operationId} ${l.status} ${l.name}`, l] as const))('%s names an operation, its parameters and members of the response examples', (_, l) => {
-    const target = find(l.api, l.link.operationId);
-    const examples = successExamples(l.api, { ...l.op, op: { responses: { [l.status]: l.op.op.responses[l.status] } } });
-    for (const [name, expression] of Object.entries<string>(l.link.parameters ?? {})) {
-      expect(target.op.parameters.some((p: any) => p.name === name.replace(/^(path|query|header)\./, '')), `${name}`).toBe(true);
-      const m = /^\$response\.body#(\/.*)$/.exec(expression);
-      expect(m, expression).not.toBeNull();
-      expect(resolves(examples, m![1]!), expression).toBe(true);
-    }
-  });
+  it.each(links.map((l) => [`${l.api} ${l.op.operationId} ${l.status} ${l.name}`, l] as const))(
+    '%s names an operation, its parameters and members of the response examples',
+    (_, l) => {
+      const target = find(l.api, l.link.operationId);
+      const examples = successExamples(l.api, {
+        ...l.op,
+        op: { responses: { [l.status]: l.op.op.responses[l.status] } },
+      });
+      for (const [name, expression] of Object.entries<string>(l.link.parameters ?? {})) {
+        expect(
+          target.op.parameters.some((p: any) => p.name === name.replace(/^(path|query|header)\./, '')),
+          `${name}`,
+        ).toBe(true);
+        const m = /^\$response\.body#(\/.*)$/.exec(expression);
+        expect(m, expression).not.toBeNull();
+        expect(resolves(examples, m![1]!), expression).toBe(true);
+      }
+    },
+  );
 });

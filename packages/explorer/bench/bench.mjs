@@ -15,13 +15,14 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { apis } from '@svc/oas/apis';
 import { chromium } from 'playwright-core';
 import { build } from '../scripts/build.mjs';
 import { startExplorer } from '../src/index.js';
-import { apis } from '@svc/oas/apis';
 
 const require = createRequire(import.meta.url);
-const USAGE = 'Usage: npm run bench -w @svc/explorer -- [--loads 7] [--scalar <@scalar/api-reference dist/browser/standalone.js>]';
+const USAGE =
+  'Usage: npm run bench -w @svc/explorer -- [--loads 7] [--scalar <@scalar/api-reference dist/browser/standalone.js>]';
 let values;
 try {
   ({ values } = parseArgs({ options: { loads: { type: 'string', default: '7' }, scalar: { type: 'string' } } }));
@@ -36,7 +37,9 @@ if (!(loads >= 1)) {
   process.exit(2);
 }
 if (values.scalar !== undefined && !existsSync(values.scalar)) {
-  console.error(`--scalar must name @scalar/api-reference's dist/browser/standalone.js; ${values.scalar} does not exist`);
+  console.error(
+    `--scalar must name @scalar/api-reference's dist/browser/standalone.js; ${values.scalar} does not exist`,
+  );
   process.exit(2);
 }
 const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -54,7 +57,15 @@ if (!existsSync(central.bundleJson)) {
 function buildBare(outDir) {
   const swaggerDir = dirname(require.resolve('swagger-ui-dist/package.json'));
   mkdirSync(outDir, { recursive: true });
-  for (const file of ['index.html', 'index.css', 'swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-16x16.png', 'favicon-32x32.png']) {
+  for (const file of [
+    'index.html',
+    'index.css',
+    'swagger-ui.css',
+    'swagger-ui-bundle.js',
+    'swagger-ui-standalone-preset.js',
+    'favicon-16x16.png',
+    'favicon-32x32.png',
+  ]) {
     copyFileSync(join(swaggerDir, file), join(outDir, file));
   }
   const initializer = readFileSync(join(swaggerDir, 'swagger-initializer.js'), 'utf8');
@@ -69,18 +80,22 @@ function buildScalar(outDir, standalone) {
   mkdirSync(outDir, { recursive: true });
   copyFileSync(standalone, join(outDir, 'standalone.js'));
   copyFileSync(central.bundleJson, join(outDir, 'central.json'));
-  writeFileSync(join(outDir, 'index.html'), `<!doctype html>
+  writeFileSync(
+    join(outDir, 'index.html'),
+    `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Scalar</title></head><body><div id="app"></div>
 <script src="./standalone.js"></script>
 <script>Scalar.createApiReference('#app', { url: './central.json', withDefaultFonts: false, telemetry: false });</script>
 </body></html>
-`);
+`,
+  );
 }
 
 /** Records when the first operation appears (ms since navigation start). */
 const OBSERVE = (selector) => {
   const seen = () => {
-    if (window.__firstOperation === undefined && document.querySelector(selector)) window.__firstOperation = performance.now();
+    if (window.__firstOperation === undefined && document.querySelector(selector))
+      window.__firstOperation = performance.now();
     return window.__firstOperation !== undefined;
   };
   new MutationObserver((_records, observer) => {
@@ -94,7 +109,10 @@ async function wireBytes(page, action) {
   await cdp.send('Network.enable');
   let bytes = 0;
   let requests = 0;
-  cdp.on('Network.loadingFinished', (event) => { bytes += event.encodedDataLength; requests++; });
+  cdp.on('Network.loadingFinished', (event) => {
+    bytes += event.encodedDataLength;
+    requests++;
+  });
   await action();
   await page.waitForLoadState('networkidle');
   await cdp.detach();
@@ -108,16 +126,25 @@ async function measure(browser, { url, selector }, { weigh = false } = {}) {
   // (a validator badge, a font, a registry) fail and are counted. Not page.route(): routing turns
   // off the HTTP cache, which the reload measures.
   const external = [];
-  page.on('request', (request) => { if (new URL(request.url()).hostname !== '127.0.0.1') external.push(request.url()); });
+  page.on('request', (request) => {
+    if (new URL(request.url()).hostname !== '127.0.0.1') external.push(request.url());
+  });
   await page.addInitScript(OBSERVE, selector);
   const open = async () => {
     await page.waitForFunction(() => window.__firstOperation !== undefined, null, { timeout: 60_000 });
   };
-  const first = await wireBytes(page, async () => { await page.goto(url); await open(); });
+  const first = await wireBytes(page, async () => {
+    await page.goto(url);
+    await open();
+  });
   const ms = await page.evaluate(() => window.__firstOperation);
   const count = await page.locator(selector).count();
   let reload;
-  if (weigh) reload = await wireBytes(page, async () => { await page.reload(); await open(); });
+  if (weigh)
+    reload = await wireBytes(page, async () => {
+      await page.reload();
+      await open();
+    });
   await context.close();
   return { ms, count, first, reload, external };
 }
@@ -137,13 +164,23 @@ try {
   server = await startExplorer({ dir: join(work, 'explorer') });
   browser = await chromium.launch({
     executablePath: chromiumPath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+    ],
   });
   const pages = {
     explorer: { url: `${server.url}?api=central`, selector: '.opblock' },
     bare: { url: `${server.url}bare/index.html`, selector: '.opblock' },
   };
-  if (values.scalar) pages.scalar = { url: `${server.url}scalar/index.html`, selector: '.endpoint, section[id*="/tag/"][id*="/POST/"], section[id*="/tag/"][id*="/GET/"]' };
+  if (values.scalar)
+    pages.scalar = {
+      url: `${server.url}scalar/index.html`,
+      selector: '.endpoint, section[id*="/tag/"][id*="/POST/"], section[id*="/tag/"][id*="/GET/"]',
+    };
   const names = Object.keys(pages);
   // A warm-up load each (Chromium's own start-up, the server's compression caches), then the weights.
   for (const name of names) await measure(browser, pages[name]);
@@ -160,22 +197,58 @@ try {
   }
   const kib = (n) => (n / 1024).toFixed(1);
   const row = (label, cells, ratio) => {
-    console.log(`${label.padEnd(36)} ${cells.map((c) => String(c).padStart(16)).join(' ')} ${ratio === undefined ? '' : ratio.padStart(8)}`);
+    console.log(
+      `${label.padEnd(36)} ${cells.map((c) => String(c).padStart(16)).join(' ')} ${ratio === undefined ? '' : ratio.padStart(8)}`,
+    );
   };
   const ratioOf = (a, b) => (Number(b) > 0 ? `${(Number(a) / Number(b)).toFixed(2)}x` : '-');
-  console.log(`\nexplorer vs bare Swagger UI${values.scalar ? ' vs Scalar' : ''}: Chromium, loopback, central bundle, served by startExplorer; median of ${loads} cold loads each`);
-  row('', names.map((n) => ({ explorer: 'svc explorer', bare: 'bare Swagger UI', scalar: 'Scalar' })[n]), 'expl/bare');
-  row('first operation list (ms, median)', names.map((n) => `${Math.round(median(times[n]))} ms`), ratioOf(median(times.explorer), median(times.bare)));
-  row('  fastest / slowest (ms)', names.map((n) => `${Math.round(Math.min(...times[n]))}/${Math.round(Math.max(...times[n]))}`));
-  row('first load on the wire (KiB)', names.map((n) => `${kib(weights[n].first.bytes)} KiB`), ratioOf(weights.explorer.first.bytes, weights.bare.first.bytes));
-  row('reload on the wire (KiB)', names.map((n) => `${kib(weights[n].reload.bytes)} KiB`), ratioOf(weights.explorer.reload.bytes, weights.bare.reload.bytes));
-  row('requests (first load / reload)', names.map((n) => `${weights[n].first.requests} / ${weights[n].reload.requests}`));
-  row('operations rendered', names.map((n) => counts[n]));
-  console.log(`targets: first load < 650 KB: ${weights.explorer.first.bytes < 650_000 ? 'met' : 'MISSED'} (${weights.explorer.first.bytes} B); reload < 50 KB: ${weights.explorer.reload.bytes < 50_000 ? 'met' : 'MISSED'} (${weights.explorer.reload.bytes} B); first operation list not slower than the bare page: ${median(times.explorer) <= median(times.bare) ? 'met' : `MISSED by ${Math.round(median(times.explorer) - median(times.bare))} ms`}`);
+  console.log(
+    `\nexplorer vs bare Swagger UI${values.scalar ? ' vs Scalar' : ''}: Chromium, loopback, central bundle, served by startExplorer; median of ${loads} cold loads each`,
+  );
+  row(
+    '',
+    names.map((n) => ({ explorer: 'svc explorer', bare: 'bare Swagger UI', scalar: 'Scalar' })[n]),
+    'expl/bare',
+  );
+  row(
+    'first operation list (ms, median)',
+    names.map((n) => `${Math.round(median(times[n]))} ms`),
+    ratioOf(median(times.explorer), median(times.bare)),
+  );
+  row(
+    '  fastest / slowest (ms)',
+    names.map((n) => `${Math.round(Math.min(...times[n]))}/${Math.round(Math.max(...times[n]))}`),
+  );
+  row(
+    'first load on the wire (KiB)',
+    names.map((n) => `${kib(weights[n].first.bytes)} KiB`),
+    ratioOf(weights.explorer.first.bytes, weights.bare.first.bytes),
+  );
+  row(
+    'reload on the wire (KiB)',
+    names.map((n) => `${kib(weights[n].reload.bytes)} KiB`),
+    ratioOf(weights.explorer.reload.bytes, weights.bare.reload.bytes),
+  );
+  row(
+    'requests (first load / reload)',
+    names.map((n) => `${weights[n].first.requests} / ${weights[n].reload.requests}`),
+  );
+  row(
+    'operations rendered',
+    names.map((n) => counts[n]),
+  );
+  console.log(
+    `targets: first load < 650 KB: ${weights.explorer.first.bytes < 650_000 ? 'met' : 'MISSED'} (${weights.explorer.first.bytes} B); reload < 50 KB: ${weights.explorer.reload.bytes < 50_000 ? 'met' : 'MISSED'} (${weights.explorer.reload.bytes} B); first operation list not slower than the bare page: ${median(times.explorer) <= median(times.bare) ? 'met' : `MISSED by ${Math.round(median(times.explorer) - median(times.bare))} ms`}`,
+  );
   for (const [name, w] of Object.entries(weights)) {
-    if (w.external.length) console.log(`${name}: ${w.external.length} request(s) off this machine (not resolved): ${[...new Set(w.external.map((u) => new URL(u).host))].join(', ')}`);
+    if (w.external.length)
+      console.log(
+        `${name}: ${w.external.length} request(s) off this machine (not resolved): ${[...new Set(w.external.map((u) => new URL(u).host))].join(', ')}`,
+      );
   }
-  console.log('(ratio = explorer / bare; bytes are what Chromium received, compressed bodies and headers; the explorer also loads its search index and the live samples code)');
+  console.log(
+    '(ratio = explorer / bare; bytes are what Chromium received, compressed bodies and headers; the explorer also loads its search index and the live samples code)',
+  );
 } finally {
   await browser?.close();
   await server?.close();

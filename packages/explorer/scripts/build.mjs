@@ -10,11 +10,11 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, 
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_INFO_PATH } from '../src/index.js';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { deref } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
 import { rollup } from 'rollup';
-import { nodeResolve } from '@rollup/plugin-node-resolve';
+import { SERVER_INFO_PATH } from '../src/index.js';
 import { searchIndexOf, stripAuthorNotes } from './search-index.mjs';
 
 const require = createRequire(import.meta.url);
@@ -44,7 +44,10 @@ export const FINGERPRINTED_ASSETS = ['swagger-ui-bundle.js', 'swagger-ui-standal
 
 /** Renames `dir/file` to its fingerprinted name and returns that name. */
 function fingerprint(dir, file) {
-  const hash = createHash('sha256').update(readFileSync(join(dir, file))).digest('hex').slice(0, 10);
+  const hash = createHash('sha256')
+    .update(readFileSync(join(dir, file)))
+    .digest('hex')
+    .slice(0, 10);
   const name = file.replace(/(\.[a-z]+)$/, `.${hash}$1`);
   renameSync(join(dir, file), join(dir, name));
   return name;
@@ -133,7 +136,13 @@ export const PAGE_SCRIPT = join(packageDir, 'src', 'page', 'main.js');
  * @returns {Promise<string>}
  */
 async function explorerJs(apis, index) {
-  const bundle = await rollup({ input: PAGE_SCRIPT, plugins: [nodeResolve({ browser: true })], onwarn: (warning) => { throw new Error(`explorer build: ${warning.message}`); } });
+  const bundle = await rollup({
+    input: PAGE_SCRIPT,
+    plugins: [nodeResolve({ browser: true })],
+    onwarn: (warning) => {
+      throw new Error(`explorer build: ${warning.message}`);
+    },
+  });
   try {
     const { output } = await bundle.generate({ format: 'iife', strict: true });
     const config = JSON.stringify({ apis, index }).replace(/</g, '\\u003c');
@@ -183,7 +192,9 @@ export async function build({ outDir = defaultOutDir, apis } = {}) {
   const documents = list.map(({ name, bundleJson }) => {
     if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name)) throw new Error(`explorer build: unusable API name "${name}"`);
     if (!existsSync(bundleJson)) {
-      throw new Error(`explorer build: bundle ${bundleJson} of API "${name}" is missing; run \`npm run bundle\` at the repository root first`);
+      throw new Error(
+        `explorer build: bundle ${bundleJson} of API "${name}" is missing; run \`npm run bundle\` at the repository root first`,
+      );
     }
     let document;
     try {
@@ -206,7 +217,12 @@ export async function build({ outDir = defaultOutDir, apis } = {}) {
     const explorerCopy = stripAuthorNotes(withInlinePathParameters(document));
     forDisk[name] = explorerCopy;
     writeFileSync(join(outDir, spec), `${JSON.stringify(explorerCopy, null, 2)}\n`);
-    return { name, displayName: displayName(name, document), spec, index: searchIndexOf(name, displayName(name, document), explorerCopy) };
+    return {
+      name,
+      displayName: displayName(name, document),
+      spec,
+      index: searchIndexOf(name, displayName(name, document), explorerCopy),
+    };
   });
   // For the page opened from disk (file:), where fetch() of the JSON files is refused; the page
   // loads it only then. `<` is escaped so that no text of a spec can end the script.
@@ -215,13 +231,29 @@ export async function build({ outDir = defaultOutDir, apis } = {}) {
     `window.SVC_EXPLORER_SPECS = ${JSON.stringify(forDisk).replace(/</g, '\\u003c')};\n`,
   );
   const entries = result.map(({ name, spec, displayName: n }) => ({ api: name, name: n, url: `./${spec}` }));
-  writeFileSync(join(outDir, 'index.html'), indexHtml('svc API explorer', assets, result.map((r) => r.name)));
+  writeFileSync(
+    join(outDir, 'index.html'),
+    indexHtml(
+      'svc API explorer',
+      assets,
+      result.map((r) => r.name),
+    ),
+  );
   copyFileSync(PAGE_CSS, join(outDir, 'explorer.css'));
   writeFileSync(join(outDir, 'favicon.svg'), FAVICON_SVG);
-  writeFileSync(join(outDir, 'explorer.js'), await explorerJs(entries, result.map((r) => r.index)));
+  writeFileSync(
+    join(outDir, 'explorer.js'),
+    await explorerJs(
+      entries,
+      result.map((r) => r.index),
+    ),
+  );
   // A plain static server serves this file: the page then calls real endpoints directly (CORS).
   // startExplorer answers the same path itself with forward: true.
-  writeFileSync(join(outDir, SERVER_INFO_PATH.slice(1)), `${JSON.stringify({ server: 'static', forward: false, mocks: [] })}\n`);
+  writeFileSync(
+    join(outDir, SERVER_INFO_PATH.slice(1)),
+    `${JSON.stringify({ server: 'static', forward: false, mocks: [] })}\n`,
+  );
   return { outDir, apis: result.map(({ name, displayName: n, spec }) => ({ name, displayName: n, spec })) };
 }
 

@@ -5,7 +5,11 @@ import { operations } from '@svc/oas';
 
 /** Markdown and white space out of a description, lower case: what the search matches. */
 function plain(text) {
-  return String(text ?? '').replace(/[`*_>#|]/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
+  return String(text ?? '')
+    .replace(/[`*_>#|]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
 }
 
 /**
@@ -21,7 +25,11 @@ export function stripAuthorNotes(document) {
     if (!node || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
       if ((key === 'description' || key === 'summary') && typeof value === 'string' && value.includes('<!--')) {
-        node[key] = value.replace(/<!--[\s\S]*?-->/g, '').replace(/\n{3,}/g, '\n\n').trim() + (value.endsWith('\n') ? '\n' : '');
+        node[key] =
+          value
+            .replace(/<!--[\s\S]*?-->/g, '')
+            .replace(/\n{3,}/g, '\n\n')
+            .trim() + (value.endsWith('\n') ? '\n' : '');
       } else visit(value);
     }
   };
@@ -63,6 +71,10 @@ export function searchIndexOf(api, name, document) {
     operations: ops,
     workflows: (Array.isArray(document['x-svc-workflow']) ? document['x-svc-workflow'] : [])
       .filter((w) => w && typeof w.workflowId === 'string' && Array.isArray(w.steps))
-      .map((w) => ({ ...w, summary: w.summary ?? w.workflowId, steps: w.steps.map((step, i) => ({ stepId: `step${i + 1}`, ...step })) })),
+      .map((w) => ({
+        ...w,
+        summary: w.summary ?? w.workflowId,
+        steps: w.steps.map((step, i) => ({ stepId: `step${i + 1}`, ...step })),
+      })),
   };
 }

@@ -70,8 +70,15 @@ const HOST_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])
  *   machine are refused (`403`) unless `allowLoopback` or their port is in `localPorts` (the
  *   mocks and the local svc)
  */
-export function forwardRequest(relay, req, res, { scheme, authority, rest, query }, { insecureTls, ca, allowLoopback, localPorts }) {
-  if (scheme !== 'http' && scheme !== 'https') return sendText(res, 400, 'Use /forward/<http|https>/<host>[:<port>]/<path>\n');
+export function forwardRequest(
+  relay,
+  req,
+  res,
+  { scheme, authority, rest, query },
+  { insecureTls, ca, allowLoopback, localPorts },
+) {
+  if (scheme !== 'http' && scheme !== 'https')
+    return sendText(res, 400, 'Use /forward/<http|https>/<host>[:<port>]/<path>\n');
   let target;
   try {
     if (!authority || /[%@\\]/.test(authority)) throw new Error('bad host');
@@ -83,7 +90,11 @@ export function forwardRequest(relay, req, res, { scheme, authority, rest, query
   }
   const mode = String(req.headers[FORWARD_HEADER] ?? '');
   if (mode !== 'verify' && mode !== 'insecure') {
-    return sendText(res, 400, `Requests to /forward/ come from the explorer page, which sets the ${FORWARD_HEADER} header (verify or insecure)\n`);
+    return sendText(
+      res,
+      400,
+      `Requests to /forward/ come from the explorer page, which sets the ${FORWARD_HEADER} header (verify or insecure)\n`,
+    );
   }
   const port = Number(target.port || (scheme === 'https' ? 443 : 80));
   const checkLoopback = !allowLoopback && !localPorts.has(port);
@@ -106,7 +117,8 @@ export function forwardRequest(relay, req, res, { scheme, authority, rest, query
             'If this endpoint uses a self-signed certificate, tick "Self-signed certificate" next to the servers and try again.\n',
         ];
       }
-      if (code === 'ETIMEDOUT') return [504, `${target.origin} did not answer within ${FORWARD_IDLE_TIMEOUT / 1000} s\n`];
+      if (code === 'ETIMEDOUT')
+        return [504, `${target.origin} did not answer within ${FORWARD_IDLE_TIMEOUT / 1000} s\n`];
       return [502, failureText(target.origin, error)];
     },
   });

@@ -20,7 +20,11 @@ import { failureText, sendText } from './relay.js';
 export function proxyToMock(relay, req, res, { api, rest, query }, upstreams) {
   const upstream = upstreams.get(api);
   if (!upstream) {
-    return sendText(res, 404, `No mock is configured for API "${api}" (known: ${[...upstreams.keys()].join(', ') || 'none'})\n`);
+    return sendText(
+      res,
+      404,
+      `No mock is configured for API "${api}" (known: ${[...upstreams.keys()].join(', ') || 'none'})\n`,
+    );
   }
   const { target, basePath } = upstream;
   let path = rest || '/';

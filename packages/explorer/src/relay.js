@@ -94,10 +94,16 @@ export function createRelay() {
 
   proxy.on('proxyReq', (proxyReq, req) => {
     const { fail, idleMs } = inFlight.get(req) ?? {};
-    if (idleMs) proxyReq.setTimeout(idleMs, () => proxyReq.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
+    if (idleMs)
+      proxyReq.setTimeout(idleMs, () => proxyReq.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
     proxyReq.on('upgrade', (_answer, socket) => {
       socket.destroy();
-      fail?.(Object.assign(new Error('101 Switching Protocols to a request that asked for no protocol change'), { code: 'EUPGRADE', unrelayable: true }));
+      fail?.(
+        Object.assign(new Error('101 Switching Protocols to a request that asked for no protocol change'), {
+          code: 'EUPGRADE',
+          unrelayable: true,
+        }),
+      );
     });
   });
   proxy.on('proxyRes', (proxyRes, req, res) => {
@@ -105,7 +111,12 @@ export function createRelay() {
       res.writeHead(proxyRes.statusCode ?? 502, answerHeaders(proxyRes.headers));
     } catch (error) {
       proxyRes.destroy();
-      inFlight.get(req)?.fail(Object.assign(new Error(`Node refuses to send it on (${error.message})`), { code: error.code, unrelayable: true }));
+      inFlight.get(req)?.fail(
+        Object.assign(new Error(`Node refuses to send it on (${error.message})`), {
+          code: error.code,
+          unrelayable: true,
+        }),
+      );
       return;
     }
     proxyRes.on('error', () => res.destroy());
@@ -126,7 +137,12 @@ export function createRelay() {
         sendText(res, status, text);
       };
       inFlight.set(req, { fail, idleMs });
-      proxy.web(req, res, { target, ...(tls ? { secure: tls.secure, ca: tls.ca } : {}), ...(agent ? { agent } : {}) }, fail);
+      proxy.web(
+        req,
+        res,
+        { target, ...(tls ? { secure: tls.secure, ca: tls.ca } : {}), ...(agent ? { agent } : {}) },
+        fail,
+      );
     },
   };
 }

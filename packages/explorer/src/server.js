@@ -1,15 +1,16 @@
 // startExplorer: one HTTP server that routes each request, by one decoded and normalised path, to
 // the static files, the mock and local svc proxies, the forwarder or the live-reload events.
-import { createServer } from 'node:http';
-import { rootCertificates } from 'node:tls';
+
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join, resolve } from 'node:path';
-import { createRelay, sendText } from './relay.js';
-import { createStaticFiles } from './static-files.js';
-import { proxyToLocal, proxyToMock } from './mock-proxy.js';
+import { rootCertificates } from 'node:tls';
 import { forwardRequest, isThisMachine } from './forwarder.js';
 import { createReloadEvents, EVENTS_PATH } from './live-reload.js';
+import { proxyToLocal, proxyToMock } from './mock-proxy.js';
+import { createRelay, sendText } from './relay.js';
 import { basePathOf, withLocalServer, withMockServer } from './servers.js';
+import { createStaticFiles } from './static-files.js';
 
 /** Path of the page's server description; the build writes a static one (`forward: false`). */
 export const SERVER_INFO_PATH = '/explorer-server.json';
@@ -61,20 +62,23 @@ function isLoopback(host) {
  *   mock or simulator URL is not an `http:`/`https:` URL, a mock names an API without
  *   `specs/<api>.json` in `dir`, or when the server cannot listen (e.g. `EADDRINUSE`)
  */
-export async function startExplorer({
-  dir,
-  host = '127.0.0.1',
-  port = 0,
-  mocks = {},
-  stripBasePath = true,
-  simulator,
-  forward,
-  insecureTls = false,
-  ca,
-  allowLoopback = false,
-  liveReload = false,
-} = /** @type {any} */ ({})) {
-  if (typeof dir !== 'string' || dir === '') throw new TypeError('startExplorer: `dir` (the built explorer folder) is required');
+export async function startExplorer(
+  {
+    dir,
+    host = '127.0.0.1',
+    port = 0,
+    mocks = {},
+    stripBasePath = true,
+    simulator,
+    forward,
+    insecureTls = false,
+    ca,
+    allowLoopback = false,
+    liveReload = false,
+  } = /** @type {any} */ ({}),
+) {
+  if (typeof dir !== 'string' || dir === '')
+    throw new TypeError('startExplorer: `dir` (the built explorer folder) is required');
   const root = resolve(dir);
   if (!existsSync(join(root, 'index.html'))) {
     throw new Error(
@@ -89,7 +93,9 @@ export async function startExplorer({
     const target = httpUrl(`mocks.${api}`, origin);
     const specFile = join(root, 'specs', `${api}.json`);
     if (!existsSync(specFile)) {
-      throw new Error(`startExplorer: mocks.${api} is set but ${specFile} does not exist (is "${api}" an API of the build?)`);
+      throw new Error(
+        `startExplorer: mocks.${api} is set but ${specFile} does not exist (is "${api}" an API of the build?)`,
+      );
     }
     const basePath = stripBasePath ? basePathOf(JSON.parse(readFileSync(specFile, 'utf8'))) : '';
     upstreams.set(api, { target, basePath });
@@ -108,7 +114,8 @@ export async function startExplorer({
   /** @type {number} */
   let boundPort = 0;
   let origin = '';
-  const allowedHosts = () => new Set([`127.0.0.1:${boundPort}`, `localhost:${boundPort}`, `[::1]:${boundPort}`, `${host}:${boundPort}`]);
+  const allowedHosts = () =>
+    new Set([`127.0.0.1:${boundPort}`, `localhost:${boundPort}`, `[::1]:${boundPort}`, `${host}:${boundPort}`]);
   const info = JSON.stringify({
     server: 'startExplorer',
     forward: forwarding,
@@ -151,25 +158,44 @@ export async function startExplorer({
     if (!request) return sendText(res, 400, 'Bad request path\n');
     const { segments, raw, query, authority } = request;
     const first = segments[1];
-    const isProxy = first === 'mock' || first === 'local' || (forwarding && first === 'forward') || (liveReload && request.path === EVENTS_PATH);
+    const isProxy =
+      first === 'mock' ||
+      first === 'local' ||
+      (forwarding && first === 'forward') ||
+      (liveReload && request.path === EVENTS_PATH);
     if (isProxy && loopback) {
       // DNS rebinding: a page of another name that resolves to this address must not reach the proxies.
       const allowed = allowedHosts();
-      const names = [String(req.headers.host ?? '').toLowerCase(), ...(authority === undefined ? [] : [authority.toLowerCase()])];
+      const names = [
+        String(req.headers.host ?? '').toLowerCase(),
+        ...(authority === undefined ? [] : [authority.toLowerCase()]),
+      ];
       if (!names.every((name) => allowed.has(name))) {
         return sendText(res, 403, `Host "${authority ?? req.headers.host ?? ''}" is not this explorer's address\n`);
       }
     }
     const rest = (from) => (raw.length > from ? `/${raw.slice(from).join('/')}` : '');
-    if (first === 'mock' && segments.length > 2) return proxyToMock(relay, req, res, { api: segments[2], rest: rest(3), query }, upstreams);
+    if (first === 'mock' && segments.length > 2)
+      return proxyToMock(relay, req, res, { api: segments[2], rest: rest(3), query }, upstreams);
     if (first === 'local' && local) return proxyToLocal(relay, req, res, { rest: rest(2), query }, local);
-    if (first === 'local') return sendText(res, 404, 'No local svc runs beside this explorer (npm run serve starts one)\n');
+    if (first === 'local')
+      return sendText(res, 404, 'No local svc runs beside this explorer (npm run serve starts one)\n');
     if (first === 'forward' && forwarding) {
-      return forwardRequest(relay, req, res, { scheme: raw[2] ?? '', authority: raw[3] ?? '', rest: rest(4), query }, { insecureTls, ca: trusted, allowLoopback, localPorts });
+      return forwardRequest(
+        relay,
+        req,
+        res,
+        { scheme: raw[2] ?? '', authority: raw[3] ?? '', rest: rest(4), query },
+        { insecureTls, ca: trusted, allowLoopback, localPorts },
+      );
     }
     if (liveReload && request.path === EVENTS_PATH) return events.serve(req, res);
     if (request.path === SERVER_INFO_PATH && (req.method === 'GET' || req.method === 'HEAD')) {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(info), 'cache-control': 'no-store' });
+      res.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(info),
+        'cache-control': 'no-store',
+      });
       return res.end(req.method === 'HEAD' ? undefined : info);
     }
     if (request.path === undefined) return sendText(res, 404, 'Not found\n');
@@ -242,5 +268,11 @@ export function parseTarget(target) {
     return undefined;
   }
   const unsafe = segments.some((segment) => /[/\\\0]/.test(segment));
-  return { segments, raw, query: url.search, path: unsafe ? undefined : segments.join('/'), authority: absolute ? url.host : undefined };
+  return {
+    segments,
+    raw,
+    query: url.search,
+    path: unsafe ? undefined : segments.join('/'),
+    authority: absolute ? url.host : undefined,
+  };
 }

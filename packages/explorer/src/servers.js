@@ -26,7 +26,10 @@ export function basePathOf(document) {
  * @returns {any}
  */
 export function withMockServer(document, api) {
-  return withFirstServer(document, { url: `/mock/${api}${basePathOf(document)}`, description: MOCK_SERVER_DESCRIPTION });
+  return withFirstServer(document, {
+    url: `/mock/${api}${basePathOf(document)}`,
+    description: MOCK_SERVER_DESCRIPTION,
+  });
 }
 
 /**

@@ -8,8 +8,8 @@ import { constants as zlib } from 'node:zlib';
 import compression from 'compression';
 import fresh from 'fresh';
 import serveStatic from 'serve-static';
-import { sendText } from './relay.js';
 import { injectReload } from './live-reload.js';
+import { sendText } from './relay.js';
 
 /** Content types of the files of the built folder. */
 export const CONTENT_TYPES = {
@@ -71,7 +71,8 @@ export function createStaticFiles({ root, spec, liveReload = false }) {
   });
 
   return (req, res, path) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed\n', { allow: 'GET, HEAD' });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendText(res, 405, 'Method not allowed\n', { allow: 'GET, HEAD' });
     const notFound = () => sendText(res, 404, 'Not found\n');
     compress(req, /** @type {any} */ (res), () => {
       const specFile = /^\/specs\/([^/]+)\.json$/.exec(path);

@@ -1,21 +1,22 @@
 // Drives the explorer in Chromium: every API against its Prism mock, a real endpoint played by a
 // local HTTPS server with a self-signed certificate, the v0.8 upload, deep links, the filter and
 // the session-only Authorize.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:https';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { randomBytes } from 'node:crypto';
-import { chromium } from 'playwright-core';
-import { loopbackCertificate } from './support/certificate.js';
 import { startMock } from '@svc/mock';
-import { runSample } from './support/run-sample.js';
+import { apis } from '@svc/oas/apis';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../scripts/build.mjs';
 import { startExplorer } from '../src/index.js';
-import { apis } from '@svc/oas/apis';
+import { loopbackCertificate } from './support/certificate.js';
+import { runSample } from './support/run-sample.js';
 
 const require = createRequire(import.meta.url);
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,23 +49,32 @@ async function startRealHost() {
     req.on('end', () => {
       received.push({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks) });
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ served_by: 'real-host', entities: [], taskUuid: '0f6d3f6e-5b1a-4c63-9d9b-5e2c6a7b8c9d' }));
+      res.end(
+        JSON.stringify({ served_by: 'real-host', entities: [], taskUuid: '0f6d3f6e-5b1a-4c63-9d9b-5e2c6a7b8c9d' }),
+      );
     });
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   return {
     port: server.address().port,
     received,
-    close: () => new Promise((r) => { server.close(r); server.closeAllConnections(); }),
+    close: () =>
+      new Promise((r) => {
+        server.close(r);
+        server.closeAllConnections();
+      }),
   };
 }
 
 beforeAll(async () => {
   if (!existsSync(chromiumPath)) {
-    throw new Error(`Chromium not found at ${chromiumPath}: run \`apt-get install -y chromium\` (or set CHROMIUM_PATH)`);
+    throw new Error(
+      `Chromium not found at ${chromiumPath}: run \`apt-get install -y chromium\` (or set CHROMIUM_PATH)`,
+    );
   }
   for (const api of apis()) {
-    if (!existsSync(api.bundle)) throw new Error(`${api.bundle} is missing: run \`npm run bundle\` at the repository root`);
+    if (!existsSync(api.bundle))
+      throw new Error(`${api.bundle} is missing: run \`npm run bundle\` at the repository root`);
   }
   // The test builds its own copy of the page so that it always checks the current sources.
   dir = mkdtempSync(join(tmpdir(), 'explorer-browser-'));
@@ -72,7 +82,11 @@ beforeAll(async () => {
   const started = await Promise.all(apis().map(async (api) => [api.name, await startMock({ document: api.bundle })]));
   mocks = started.map(([, m]) => m);
   // allowLoopback: the "real endpoint" of these tests runs on this machine.
-  explorer = await startExplorer({ dir, mocks: Object.fromEntries(started.map(([name, m]) => [name, m.url])), allowLoopback: true });
+  explorer = await startExplorer({
+    dir,
+    mocks: Object.fromEntries(started.map(([name, m]) => [name, m.url])),
+    allowLoopback: true,
+  });
   realHost = await startRealHost();
   try {
     browser = await chromium.launch({
@@ -106,9 +120,42 @@ afterAll(async () => {
 
 /** The three APIs, the operation tried on each, and what its mock answer contains. */
 const CASES = [
-  { api: 'central', title: 'svc central API (v3)', tag: 'Images', operationId: 'images_list', method: 'POST', path: '/images/list', basePath: '/api/svc/v3', body: 'entities', factory: 'createCentralClient', json: true },
-  { api: 'element', title: 'svc element API', tag: 'Storage containers (v2.0)', operationId: 'storage_containers_list_v2_0', method: 'GET', path: '/v2.0/storage_containers', basePath: '/api/svc', body: 'storage_container_uuid', factory: 'createElementClient', json: false },
-  { api: 'objects', title: 'svc object store API', tag: 'Groups', operationId: 'groups_list', method: 'POST', path: '/groups', basePath: '/oss/api/svc/v3', body: 'group_results', factory: 'createObjectsClient', json: true },
+  {
+    api: 'central',
+    title: 'svc central API (v3)',
+    tag: 'Images',
+    operationId: 'images_list',
+    method: 'POST',
+    path: '/images/list',
+    basePath: '/api/svc/v3',
+    body: 'entities',
+    factory: 'createCentralClient',
+    json: true,
+  },
+  {
+    api: 'element',
+    title: 'svc element API',
+    tag: 'Storage containers (v2.0)',
+    operationId: 'storage_containers_list_v2_0',
+    method: 'GET',
+    path: '/v2.0/storage_containers',
+    basePath: '/api/svc',
+    body: 'storage_container_uuid',
+    factory: 'createElementClient',
+    json: false,
+  },
+  {
+    api: 'objects',
+    title: 'svc object store API',
+    tag: 'Groups',
+    operationId: 'groups_list',
+    method: 'POST',
+    path: '/groups',
+    basePath: '/oss/api/svc/v3',
+    body: 'group_results',
+    factory: 'createObjectsClient',
+    json: true,
+  },
 ];
 
 describe('API explorer in Chromium', () => {
@@ -116,10 +163,17 @@ describe('API explorer in Chromium', () => {
     await page.goto(explorer.url);
     await page.locator('.information-container .title').waitFor();
     expect(await page.locator('.information-container .title').innerText()).toContain('svc central API (v3)');
-    const tags = () => page.locator('.opblock-tag-section h3.opblock-tag').evaluateAll((els) => els.map((el) => el.dataset.tag));
+    const tags = () =>
+      page.locator('.opblock-tag-section h3.opblock-tag').evaluateAll((els) => els.map((el) => el.dataset.tag));
     await expect.poll(tags, { timeout: 15_000 }).toEqual(expect.arrayContaining(['Images', 'Tasks']));
-    expect(await page.locator('.topbar select option').allInnerTexts()).toEqual(['central API (v3)', 'element API (v0.8 and v2.0)', 'object store API (v3)']);
-    expect(await page.locator('#operations-Images-images_list .opblock-summary-path').innerText()).toContain('/images/list');
+    expect(await page.locator('.topbar select option').allInnerTexts()).toEqual([
+      'central API (v3)',
+      'element API (v0.8 and v2.0)',
+      'object store API (v3)',
+    ]);
+    expect(await page.locator('#operations-Images-images_list .opblock-summary-path').innerText()).toContain(
+      '/images/list',
+    );
     const servers = await page.locator('.servers select option').allInnerTexts();
     expect(servers[0]).toContain('/mock/central/api/svc/v3');
     expect(servers.some((s) => s.includes('https://{host}:{port}/api/svc/v3'))).toBe(true);
@@ -131,7 +185,9 @@ describe('API explorer in Chromium', () => {
     await authorize();
     await page.reload();
     await page.locator('.scheme-container button.authorize').waitFor();
-    await expect.poll(() => page.locator('.scheme-container button.authorize').getAttribute('class'), { timeout: 15_000 }).toContain('locked');
+    await expect
+      .poll(() => page.locator('.scheme-container button.authorize').getAttribute('class'), { timeout: 15_000 })
+      .toContain('locked');
     const storage = await page.evaluate(() => ({
       local: JSON.stringify({ ...localStorage }),
       session: JSON.stringify({ ...sessionStorage }),
@@ -155,13 +211,17 @@ describe('API explorer in Chromium', () => {
   for (const c of CASES) {
     it(`${c.api}: opens ${c.operationId} by deep link, executes it against the mock, shows status, body, curl and samples`, async () => {
       await page.goto(`${explorer.url}?api=${c.api}#/${encodeURIComponent(c.tag)}/${c.operationId}`);
-      await expect.poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain(c.title);
+      await expect
+        .poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 })
+        .toContain(c.title);
       const op = opLocator(c.operationId);
       // The deep link opened the operation.
       await op.locator('.opblock-body').waitFor({ timeout: 15_000 });
       expect(await op.getAttribute('class')).toContain('is-open');
       // Authorized from this session's storage, no dialog needed after the reload.
-      await expect.poll(() => page.locator('.scheme-container button.authorize').getAttribute('class'), { timeout: 15_000 }).toContain('locked');
+      await expect
+        .poll(() => page.locator('.scheme-container button.authorize').getAttribute('class'), { timeout: 15_000 })
+        .toContain('locked');
 
       await execute(op);
       const live = op.locator('.live-responses-table');
@@ -197,7 +257,11 @@ describe('API explorer in Chromium', () => {
       const pySource = await sample.innerText();
       expect(pySource).toContain(`f"${base}${c.path}`);
       expect(pySource).not.toContain('verify=');
-      for (const [lang, source] of [['shell', shell], ['typescript', tsSource], ['python', pySource]]) {
+      for (const [lang, source] of [
+        ['shell', shell],
+        ['typescript', tsSource],
+        ['python', pySource],
+      ]) {
         const out = await runSample(lang, source);
         expect(out, `${lang} sample of ${c.operationId}:\n${source}`).toMatchObject({ status: 0 });
         expect(out.stdout).toContain(lang === 'shell' ? c.body : '200');
@@ -216,13 +280,17 @@ describe('API explorer in Chromium', () => {
   it('switching API in the top bar updates the link; an opened operation survives a reload', async () => {
     await page.goto(explorer.url);
     await page.locator('.topbar select').selectOption({ label: 'object store API (v3)' });
-    await expect.poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain('svc object store API');
+    await expect
+      .poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 })
+      .toContain('svc object store API');
     await expect.poll(() => new URL(page.url()).searchParams.get('api')).toBe('objects');
     const op = opLocator('objectstores_get');
     await op.locator('.opblock-summary').first().click();
     await expect.poll(() => decodeURIComponent(new URL(page.url()).hash)).toMatch(/\/objectstores_get$/);
     await page.reload();
-    await expect.poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain('svc object store API');
+    await expect
+      .poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 })
+      .toContain('svc object store API');
     await opLocator('objectstores_get').locator('.opblock-body').waitFor({ timeout: 15_000 });
     expect(pageErrors).toEqual([]);
   });
@@ -233,12 +301,18 @@ describe('API explorer in Chromium', () => {
       const local = await disk.newPage();
       const errors = [];
       local.on('pageerror', (error) => errors.push(error.message));
-      await local.goto(`${pathToFileURL(join(dir, 'index.html')).href}?api=element#/${encodeURIComponent('Image upload (v0.8)')}/images_upload_v0_8`);
-      await expect.poll(() => local.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain('svc element API');
+      await local.goto(
+        `${pathToFileURL(join(dir, 'index.html')).href}?api=element#/${encodeURIComponent('Image upload (v0.8)')}/images_upload_v0_8`,
+      );
+      await expect
+        .poll(() => local.locator('.information-container .title').innerText(), { timeout: 15_000 })
+        .toContain('svc element API');
       const op = local.locator('.opblock[id$="-images_upload_v0_8"]');
       await op.locator('.svc-code-samples').waitFor({ timeout: 15_000 });
       await local.locator('.topbar select').selectOption({ label: 'object store API (v3)' });
-      await expect.poll(() => local.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain('svc object store API');
+      await expect
+        .poll(() => local.locator('.information-container .title').innerText(), { timeout: 15_000 })
+        .toContain('svc object store API');
       expect(new URL(local.url()).searchParams.get('api')).toBe('objects');
       expect(errors).toEqual([]);
     } finally {
@@ -250,14 +324,22 @@ describe('API explorer in Chromium', () => {
     await page.goto(`${explorer.url}?api=nosuch#/Images/images_list`);
     const notice = page.locator('.svc-notice');
     await notice.waitFor({ timeout: 15_000 });
-    expect(await notice.innerText()).toBe('Unknown API "nosuch" in the link (?api=); showing "central". Known: central, element, objects.');
-    await expect.poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain('svc central API (v3)');
+    expect(await notice.innerText()).toBe(
+      'Unknown API "nosuch" in the link (?api=); showing "central". Known: central, element, objects.',
+    );
+    await expect
+      .poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 })
+      .toContain('svc central API (v3)');
     await expect.poll(() => new URL(page.url()).searchParams.get('api')).toBe('central');
     // Picking an API drops the notice, and the page's one-time setup does not run again.
     await page.locator('.topbar select').selectOption({ label: 'element API (v0.8 and v2.0)' });
-    await expect.poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain('svc element API');
+    await expect
+      .poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 })
+      .toContain('svc element API');
     await page.locator('.topbar select').selectOption({ label: 'central API (v3)' });
-    await expect.poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain('svc central API');
+    await expect
+      .poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 })
+      .toContain('svc central API');
     expect(await page.locator('.svc-notice').count()).toBe(0);
   });
 
@@ -276,27 +358,37 @@ describe('API explorer in Chromium', () => {
     await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('fiql');
     expect(await page.locator('.svc-sidebar .svc-nav-op').count()).toBe(1);
     await search.fill('get v2.0');
-    await expect.poll(async () => (await page.locator('.opblock .opblock-summary-method').allInnerTexts()).every((m) => m === 'GET')).toBe(true);
+    await expect
+      .poll(async () =>
+        (await page.locator('.opblock .opblock-summary-method').allInnerTexts()).every((m) => m === 'GET'),
+      )
+      .toBe(true);
     const paths = await page.locator('.opblock .opblock-summary-path').allInnerTexts();
     expect(paths.length).toBeGreaterThan(1);
     for (const p of paths) expect(p).toContain('/v2.0/');
     // Only a central operation speaks of checksums: this API says so and links there.
     await search.fill('checksum');
     const noMatch = page.locator('.svc-no-match');
-    await expect.poll(() => noMatch.innerText()).toContain('Nothing in element API (v0.8 and v2.0) matches "checksum".');
+    await expect
+      .poll(() => noMatch.innerText())
+      .toContain('Nothing in element API (v0.8 and v2.0) matches "checksum".');
     expect(await noMatch.locator('a').innerText()).toBe('central API (v3) (1)');
     expect(await page.locator('.svc-sidebar .svc-nav-op').allInnerTexts()).toEqual([expect.stringContaining('PUT')]);
     expect(await page.locator('body').innerText()).not.toContain('No operations defined in spec');
     // The link keeps the query: a reload (or a shared link) shows the same search.
     await search.fill('zzz-nothing');
     await page.reload();
-    await expect.poll(() => page.locator('.svc-no-match').innerText(), { timeout: 15_000 }).toContain('No API has a matching operation');
+    await expect
+      .poll(() => page.locator('.svc-no-match').innerText(), { timeout: 15_000 })
+      .toContain('No API has a matching operation');
     expect(await page.locator('#svc-search-input').inputValue()).toBe('zzz-nothing');
     expect(await page.locator('.svc-sidebar').innerText()).toContain('Nothing matches "zzz-nothing" in any API.');
     // Following a match in another API opens it there.
     await page.locator('#svc-search-input').fill('checksum');
     await page.locator('.svc-sidebar .svc-nav-op').click();
-    await expect.poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 }).toContain('svc central API');
+    await expect
+      .poll(() => page.locator('.information-container .title').innerText(), { timeout: 15_000 })
+      .toContain('svc central API');
     await opLocator('images_upload_file').locator('.opblock-body').waitFor({ timeout: 15_000 });
     await page.locator('#svc-search-input').fill('');
     await page.goto(`${explorer.url}?api=element`);
@@ -317,13 +409,17 @@ describe('API explorer in Chromium', () => {
     await execute(op);
     const status = op.locator('.live-responses-table tr.response .response-col_status').first();
     await expect.poll(() => status.innerText(), { timeout: 30_000 }).toBe('502');
-    expect(await op.locator('.live-responses-table .response-col_description pre').first().innerText()).toContain('Self-signed certificate');
+    expect(await op.locator('.live-responses-table .response-col_description pre').first().innerText()).toContain(
+      'Self-signed certificate',
+    );
     expect(realHost.received).toHaveLength(0);
 
     await selfSignedBox.check();
     await execute(op);
     await expect.poll(() => status.innerText(), { timeout: 30_000 }).toBe('200');
-    expect(await op.locator('.live-responses-table .response-col_description pre').first().innerText()).toContain('real-host');
+    expect(await op.locator('.live-responses-table .response-col_description pre').first().innerText()).toContain(
+      'real-host',
+    );
     expect(realHost.received).toHaveLength(1);
     const [got] = realHost.received;
     expect(got.method).toBe('POST');
@@ -338,9 +434,13 @@ describe('API explorer in Chromium', () => {
     expect(curl).toContain(realUrl);
     // The samples follow the chosen endpoint, and skip verification in all three languages.
     const samples = op.locator('.svc-code-samples');
-    expect(await samples.locator('pre').innerText()).toContain(`curl -k -u "$SVC_USER:$SVC_PASSWORD" \\\n  -X POST "${realUrl}"`);
+    expect(await samples.locator('pre').innerText()).toContain(
+      `curl -k -u "$SVC_USER:$SVC_PASSWORD" \\\n  -X POST "${realUrl}"`,
+    );
     await samples.getByRole('tab', { name: '@svc/client' }).click();
-    expect(await samples.locator('pre').innerText()).toContain(`baseUrl: \`https://127.0.0.1:${realHost.port}/api/svc/v3\`,`);
+    expect(await samples.locator('pre').innerText()).toContain(
+      `baseUrl: \`https://127.0.0.1:${realHost.port}/api/svc/v3\`,`,
+    );
     expect(await samples.locator('pre').innerText()).toContain('insecureSkipTlsVerify: true');
     await samples.getByRole('tab', { name: 'Python (requests)' }).click();
     expect(await samples.locator('pre').innerText()).toContain('verify=False');
@@ -352,7 +452,9 @@ describe('API explorer in Chromium', () => {
 
   it('uses the legacy base with its prefix variable for a real element endpoint', async () => {
     realHost.received.length = 0;
-    await page.goto(`${explorer.url}?api=element#/${encodeURIComponent('Storage containers (v2.0)')}/storage_containers_list_v2_0`);
+    await page.goto(
+      `${explorer.url}?api=element#/${encodeURIComponent('Storage containers (v2.0)')}/storage_containers_list_v2_0`,
+    );
     const op = opLocator('storage_containers_list_v2_0');
     await op.locator('.opblock-body').waitFor({ timeout: 15_000 });
     await ensureAuthorized();
@@ -360,8 +462,14 @@ describe('API explorer in Chromium', () => {
     await page.locator('input[data-variable="legacy_prefix"]').fill('/Gateway2');
     await page.locator('.svc-self-signed input[type=checkbox]').check();
     await execute(op);
-    await expect.poll(() => op.locator('.live-responses-table tr.response .response-col_status').first().innerText(), { timeout: 30_000 }).toBe('200');
-    expect(realHost.received.map((r) => `${r.method} ${r.url.split('?')[0]}`)).toEqual(['GET /Gateway2/services/rest/v2.0/storage_containers']);
+    await expect
+      .poll(() => op.locator('.live-responses-table tr.response .response-col_status').first().innerText(), {
+        timeout: 30_000,
+      })
+      .toBe('200');
+    expect(realHost.received.map((r) => `${r.method} ${r.url.split('?')[0]}`)).toEqual([
+      'GET /Gateway2/services/rest/v2.0/storage_containers',
+    ]);
     await page.locator('.svc-self-signed input[type=checkbox]').uncheck();
     expect(pageErrors).toEqual([]);
   });
@@ -379,9 +487,15 @@ describe('API explorer in Chromium', () => {
     await op.locator('tr[data-param-name="uuid"] input').fill(imageUuid);
     await op.locator('tr[data-param-name="X-Svc-Destination-Container"] input').fill(container);
     await ensureAuthorized();
-    await op.locator('input[type=file]').setInputFiles({ name: 'tiny.qcow2', mimeType: 'application/octet-stream', buffer: bytes });
+    await op
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'tiny.qcow2', mimeType: 'application/octet-stream', buffer: bytes });
     await execute(op);
-    await expect.poll(() => op.locator('.live-responses-table tr.response .response-col_status').first().innerText(), { timeout: 30_000 }).toBe('200');
+    await expect
+      .poll(() => op.locator('.live-responses-table tr.response .response-col_status').first().innerText(), {
+        timeout: 30_000,
+      })
+      .toBe('200');
     expect(realHost.received).toHaveLength(1);
     const [got] = realHost.received;
     expect(got.method).toBe('PUT');
@@ -422,8 +536,12 @@ describe('error answers explained', () => {
     await op.locator('.body-param textarea').fill('{"spec": {}}');
     await execute(op);
     const why = op.locator('.svc-explanation');
-    await expect.poll(() => why.innerText(), { timeout: 30_000 }).toContain('The mock (Prism) refused the request: request.body');
-    expect(await op.locator('.live-responses-table tr.response .response-col_status').first().innerText()).toMatch(/^4\d\d$/);
+    await expect
+      .poll(() => why.innerText(), { timeout: 30_000 })
+      .toContain('The mock (Prism) refused the request: request.body');
+    expect(await op.locator('.live-responses-table tr.response .response-col_status').first().innerText()).toMatch(
+      /^4\d\d$/,
+    );
   });
 
   it('an upload without a file says to choose one', async () => {
@@ -431,7 +549,9 @@ describe('error answers explained', () => {
     const op = opLocator('images_upload_v0_8');
     await op.locator('.opblock-body').waitFor({ timeout: 15_000 });
     await execute(op);
-    await expect.poll(() => op.locator('.svc-explanation').innerText(), { timeout: 15_000 }).toContain('Choose the file to upload first');
+    await expect
+      .poll(() => op.locator('.svc-explanation').innerText(), { timeout: 15_000 })
+      .toContain('Choose the file to upload first');
     expect(await op.locator('.live-responses-table').count()).toBe(0);
   });
 });
@@ -443,7 +563,13 @@ describe('quality of the page', () => {
     const result = await p.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+      .map(
+        (v) =>
+          `${v.impact} ${v.id}: ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(' '))
+            .join(', ')}`,
+      );
   }
 
   it('wears the svc brand, not the Swagger logo', async () => {
@@ -452,7 +578,9 @@ describe('quality of the page', () => {
     expect(await page.locator('.topbar .svc-logo').innerText()).toMatch(/svc\s*API explorer/);
     expect(await page.locator('.topbar a svg, .topbar img').count()).toBe(0);
     expect(await page.locator('.topbar').innerText()).not.toMatch(/swagger|smartbear/i);
-    expect(await page.locator('link[rel=icon]').evaluateAll((links) => links.map((l) => l.getAttribute('href')))).toEqual(['./favicon.svg']);
+    expect(
+      await page.locator('link[rel=icon]').evaluateAll((links) => links.map((l) => l.getAttribute('href'))),
+    ).toEqual(['./favicon.svg']);
     expect((await page.request.get(`${explorer.url}favicon.svg`)).ok()).toBe(true);
   });
 
@@ -463,7 +591,9 @@ describe('quality of the page', () => {
         await p.goto(`${explorer.url}?api=central#/Images/images_list`);
         const op = p.locator('.opblock[id$="-images_list"]');
         await op.locator('.svc-code-samples').waitFor({ timeout: 15_000 });
-        expect(await p.evaluate(() => document.documentElement.classList.contains('dark-mode'))).toBe(scheme === 'dark');
+        expect(await p.evaluate(() => document.documentElement.classList.contains('dark-mode'))).toBe(
+          scheme === 'dark',
+        );
         await op.locator('button.execute').click();
         await op.locator('.svc-explanation').waitFor({ timeout: 30_000 }); // a 401, explained
         expect(await seriousViolations(p)).toEqual([]);
@@ -513,11 +643,17 @@ describe('quality of the page', () => {
     const rings = [];
     for (let i = 0; i < 12; i++) {
       await page.keyboard.press('Tab');
-      rings.push(await page.evaluate(() => {
-        const el = document.activeElement;
-        const style = getComputedStyle(el);
-        return { what: `${el.tagName} ${el.className || el.id}`, outline: style.outlineStyle, width: parseFloat(style.outlineWidth) };
-      }));
+      rings.push(
+        await page.evaluate(() => {
+          const el = document.activeElement;
+          const style = getComputedStyle(el);
+          return {
+            what: `${el.tagName} ${el.className || el.id}`,
+            outline: style.outlineStyle,
+            width: parseFloat(style.outlineWidth),
+          };
+        }),
+      );
     }
     expect(rings.some((r) => r.what.includes('svc-search-input') || r.what.startsWith('INPUT'))).toBe(true);
     for (const ring of rings.filter((r) => r.what !== 'BODY ')) {
@@ -545,7 +681,11 @@ describe('quality of the page', () => {
     try {
       await p.goto(`${explorer.url}?api=central`);
       await p.locator('.opblock').first().waitFor({ timeout: 15_000 });
-      const top = (selector) => p.locator(selector).first().evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+      const top = (selector) =>
+        p
+          .locator(selector)
+          .first()
+          .evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
       const firstOperation = await top('.opblock');
       expect(firstOperation).toBeLessThan(844); // on the first screen
       expect(await top('.information-container')).toBeGreaterThan(firstOperation);
@@ -565,7 +705,10 @@ describe('Logout', () => {
     await ensureAuthorized();
     await button.click();
     const modal = page.locator('.modal-ux');
-    await modal.locator('button.modal-btn.auth', { hasText: /Logout/i }).first().click();
+    await modal
+      .locator('button.modal-btn.auth', { hasText: /Logout/i })
+      .first()
+      .click();
     await modal.locator('button.btn-done, button.close-modal').first().click();
     expect(await page.evaluate(() => JSON.stringify({ ...sessionStorage }))).not.toContain('admin');
     await page.reload();
@@ -610,7 +753,9 @@ async function authorize() {
   await modal.locator('input[type="text"]').first().fill('admin');
   await modal.locator('input[type="password"]').first().fill('secret');
   await modal.locator('button.modal-btn.auth.authorize').click();
-  await expect.poll(() => modal.locator('button.modal-btn.auth').first().innerText(), { timeout: 15_000 }).toMatch(/Logout/i);
+  await expect
+    .poll(() => modal.locator('button.modal-btn.auth').first().innerText(), { timeout: 15_000 })
+    .toMatch(/Logout/i);
   await modal.locator('button.btn-done, button.close-modal').first().click();
   await modal.waitFor({ state: 'detached' });
 }

@@ -1,17 +1,27 @@
 // The code samples (src/page/samples.js) filled from the spec's examples: unit cases on small
 // documents, every TypeScript sample of the real bundles type-checked against @svc/client and
 // every Python one compiled, so that a sample cannot drift from the client or the spec.
-import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
-import { sampleRequest, serverParts } from './support/sample-request.js';
-import { LABELS, clientFactory, curl, literal, python, samplesOf, shellQuote, typescript } from '../src/page/samples.js';
 import { operations } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
+import ts from 'typescript';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  clientFactory,
+  curl,
+  LABELS,
+  literal,
+  python,
+  samplesOf,
+  shellQuote,
+  typescript,
+} from '../src/page/samples.js';
+import { sampleRequest, serverParts } from './support/sample-request.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -19,7 +29,12 @@ const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const doc = {
   openapi: '3.1.0',
   info: { title: 't', version: '1' },
-  servers: [{ url: 'https://{host}:{port}/api/svc/v3', variables: { host: { default: 'localhost' }, port: { default: '9440' } } }],
+  servers: [
+    {
+      url: 'https://{host}:{port}/api/svc/v3',
+      variables: { host: { default: 'localhost' }, port: { default: '9440' } },
+    },
+  ],
   paths: {
     '/images/{uuid}': {
       parameters: [{ $ref: '#/components/parameters/Uuid' }],
@@ -34,7 +49,10 @@ const doc = {
     '/images/{uuid}/file': {
       put: {
         operationId: 'images_upload_file',
-        parameters: [{ $ref: '#/components/parameters/Uuid' }, { name: 'X-Container', in: 'header', required: true, schema: { type: 'string' } }],
+        parameters: [
+          { $ref: '#/components/parameters/Uuid' },
+          { name: 'X-Container', in: 'header', required: true, schema: { type: 'string' } },
+        ],
         requestBody: { content: { 'application/octet-stream': { schema: { type: 'string' } } } },
         responses: { 204: { description: 'done' } },
       },
@@ -45,7 +63,9 @@ const doc = {
       },
     },
   },
-  components: { parameters: { Uuid: { name: 'uuid', in: 'path', required: true, schema: { type: 'string' }, example: 'a b' } } },
+  components: {
+    parameters: { Uuid: { name: 'uuid', in: 'path', required: true, schema: { type: 'string' }, example: 'a b' } },
+  },
 };
 
 describe('code samples', () => {
@@ -55,14 +75,22 @@ describe('code samples', () => {
   });
 
   it('takes the endpoint from the first server, the host from SVC_HOST', () => {
-    expect(serverParts(doc)).toEqual([{ text: 'https://' }, { env: 'SVC_HOST' }, { text: ':' }, { text: '9440' }, { text: '/api/svc/v3' }]);
+    expect(serverParts(doc)).toEqual([
+      { text: 'https://' },
+      { env: 'SVC_HOST' },
+      { text: ':' },
+      { text: '9440' },
+      { text: '/api/svc/v3' },
+    ]);
     expect(() => serverParts({ servers: [{ url: 'https://{host}{x}' }] })).toThrow(/\{x\} has no default/);
     expect(() => serverParts({})).toThrow(/no server/);
   });
 
   it('quotes for the shell and writes TypeScript literals', () => {
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
-    expect(literal({ kind: 'image', 'a-b': [1, null], s: "it's" })).toBe(`{ kind: 'image', 'a-b': [1, null], s: 'it\\'s' }`);
+    expect(literal({ kind: 'image', 'a-b': [1, null], s: "it's" })).toBe(
+      `{ kind: 'image', 'a-b': [1, null], s: 'it\\'s' }`,
+    );
   });
 
   it('curl: -k, -u from the environment, the filled path and the JSON body', () => {
@@ -82,21 +110,31 @@ describe('code samples', () => {
     expect(shell).toContain("-H 'X-Container: <X-Container>'");
     expect(shell).toContain("-H 'Content-Type: application/octet-stream'");
     expect(shell).toContain('--data-binary @image.qcow2');
-    const client = typescript(sampleRequest('central', doc, upload.path, upload.method, upload.pathItem, upload.operation));
+    const client = typescript(
+      sampleRequest('central', doc, upload.path, upload.method, upload.pathItem, upload.operation),
+    );
     expect(client).toContain("import { readFile } from 'node:fs/promises';");
     expect(client).toContain("await client.PUT('/images/{uuid}/file', {");
     expect(client).toContain("body: await readFile('image.qcow2')");
     expect(client).toContain("'Content-Type': 'application/octet-stream'");
-    const get = typescript(sampleRequest('central', doc, download.path, download.method, download.pathItem, download.operation));
+    const get = typescript(
+      sampleRequest('central', doc, download.path, download.method, download.pathItem, download.operation),
+    );
     expect(get).toContain("parseAs: 'arrayBuffer'");
     expect(get).toContain("await writeFile('image.qcow2', new Uint8Array(data));");
-    expect(curl(sampleRequest('central', doc, download.path, download.method, download.pathItem, download.operation))).toContain('-o image.qcow2');
+    expect(
+      curl(sampleRequest('central', doc, download.path, download.method, download.pathItem, download.operation)),
+    ).toContain('-o image.qcow2');
   });
 
   it('python: requests with the JSON body as a Python literal, a file body from open()', () => {
     const byId = Object.fromEntries(operations(doc).map((o) => [o.operation.operationId, o]));
-    const request = (id) => sampleRequest('central', doc, byId[id].path, byId[id].method, byId[id].pathItem, byId[id].operation);
-    const update = python({ ...request('images_update'), body: { kind: 'json', contentType: 'application/json', value: { a: true, b: null, c: "it's" } } });
+    const request = (id) =>
+      sampleRequest('central', doc, byId[id].path, byId[id].method, byId[id].pathItem, byId[id].operation);
+    const update = python({
+      ...request('images_update'),
+      body: { kind: 'json', contentType: 'application/json', value: { a: true, b: null, c: "it's" } },
+    });
     expect(update).toContain(`    'PUT',\n    f"https://{os.environ['SVC_HOST']}:9440/api/svc/v3/images/a%20b",`);
     expect(update).toContain("auth=(os.environ['SVC_USER'], os.environ['SVC_PASSWORD'])");
     expect(update).toContain(`json={'a': True, 'b': None, 'c': 'it\\'s'},`);
@@ -123,8 +161,14 @@ describe('code samples', () => {
 
   it('gives the three samples of a request, labelled', () => {
     const [update] = operations(doc);
-    const samples = samplesOf(sampleRequest('central', doc, update.path, update.method, update.pathItem, update.operation));
-    expect(samples.map((s) => [s.lang, s.label])).toEqual([['Shell', LABELS.curl], ['TypeScript', '@svc/client'], ['Python', 'Python (requests)']]);
+    const samples = samplesOf(
+      sampleRequest('central', doc, update.path, update.method, update.pathItem, update.operation),
+    );
+    expect(samples.map((s) => [s.lang, s.label])).toEqual([
+      ['Shell', LABELS.curl],
+      ['TypeScript', '@svc/client'],
+      ['Python', 'Python (requests)'],
+    ]);
   });
 });
 
@@ -145,7 +189,10 @@ describe('TypeScript samples of the bundles', () => {
     expect(files.length).toBeGreaterThan(20);
     // Control: a call the client does not have must be reported, or this check proves nothing.
     const control = join(work, 'control.ts');
-    writeFileSync(control, "import { createCentralClient } from '@svc/client';\nconst c = createCentralClient({ baseUrl: 'x', username: 'u', password: 'p' });\nawait c.POST('/no/such/path', {});\n");
+    writeFileSync(
+      control,
+      "import { createCentralClient } from '@svc/client';\nconst c = createCentralClient({ baseUrl: 'x', username: 'u', password: 'p' });\nawait c.POST('/no/such/path', {});\n",
+    );
     files.push(control);
     const program = ts.createProgram(files, {
       module: ts.ModuleKind.NodeNext,
@@ -157,7 +204,9 @@ describe('TypeScript samples of the bundles', () => {
       types: ['node'],
     });
     const problems = ts.getPreEmitDiagnostics(program).map((d) => {
-      const where = d.file ? `${d.file.fileName.slice(work.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : '';
+      const where = d.file
+        ? `${d.file.fileName.slice(work.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}`
+        : '';
       return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
     });
     expect(problems.filter((p) => p.startsWith('control.ts'))).not.toEqual([]);

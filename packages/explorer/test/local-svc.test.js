@@ -1,15 +1,16 @@
 // The local svc beside the explorer: `/local/<production path>` goes to it over HTTPS, trusting
 // its own certificate, and it is every spec's first server. A stand-in HTTPS server plays it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from 'node:https';
-import { request } from 'node:http';
+
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loopbackCertificate } from './support/certificate.js';
-import { build } from '../scripts/build.mjs';
 import { startSimulator } from '@svc/simulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../scripts/build.mjs';
 import { FORWARD_HEADER, LOCAL_SERVER_DESCRIPTION, startExplorer } from '../src/index.js';
+import { loopbackCertificate } from './support/certificate.js';
 
 /** An HTTPS server with its own self-signed certificate that records what it gets. */
 async function startStandIn() {
@@ -30,7 +31,11 @@ async function startStandIn() {
     port: server.address().port,
     ca: pems.cert,
     received,
-    close: () => new Promise((r) => { server.close(r); server.closeAllConnections(); }),
+    close: () =>
+      new Promise((r) => {
+        server.close(r);
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -42,7 +47,11 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'explorer-local-'));
   await build({ outDir: dir });
   local = await startStandIn();
-  explorer = await startExplorer({ dir, mocks: { central: 'http://127.0.0.1:9' }, simulator: { url: local.url, ca: local.ca } });
+  explorer = await startExplorer({
+    dir,
+    mocks: { central: 'http://127.0.0.1:9' },
+    simulator: { url: local.url, ca: local.ca },
+  });
 });
 
 afterAll(async () => {
@@ -53,7 +62,10 @@ afterAll(async () => {
 
 describe('local svc', () => {
   it('says so at /explorer-server.json', async () => {
-    expect(await (await fetch(`${explorer.url}explorer-server.json`)).json()).toMatchObject({ localSvc: true, mocks: ['central'] });
+    expect(await (await fetch(`${explorer.url}explorer-server.json`)).json()).toMatchObject({
+      localSvc: true,
+      mocks: ['central'],
+    });
   });
 
   it('is the first server of every spec, before the mock, at the production base path', async () => {
@@ -73,7 +85,9 @@ describe('local svc', () => {
         let text = '';
         res.on('data', (c) => (text += c));
         res.on('end', () => resolve(JSON.parse(text)));
-      }).on('error', reject).end();
+      })
+        .on('error', reject)
+        .end();
     });
     expect(viaLocalhost.servers[0].url).toBe(`http://localhost:${explorer.port}/local/oss/api/svc/v3`);
   });
@@ -83,7 +97,12 @@ describe('local svc', () => {
     const auth = `Basic ${Buffer.from('admin:secret').toString('base64')}`;
     const res = await fetch(`${explorer.url}local/api/svc/v3/images/list?offset=0&q=a%20b`, {
       method: 'POST',
-      headers: { authorization: auth, 'content-type': 'application/json', cookie: 'x=1', 'proxy-authorization': 'Basic cHJveHk6cA==' },
+      headers: {
+        authorization: auth,
+        'content-type': 'application/json',
+        cookie: 'x=1',
+        'proxy-authorization': 'Basic cHJveHk6cA==',
+      },
       body: '{"kind":"image"}',
     });
     expect(res.status).toBe(200);
@@ -111,10 +130,16 @@ describe('local svc', () => {
 
   it('refuses a foreign Host on /local/', async () => {
     const status = await new Promise((resolve, reject) => {
-      request(`${explorer.url}local/api/svc/v3/images/list`, { method: 'POST', headers: { host: 'evil.example' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode);
-      }).on('error', reject).end();
+      request(
+        `${explorer.url}local/api/svc/v3/images/list`,
+        { method: 'POST', headers: { host: 'evil.example' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        },
+      )
+        .on('error', reject)
+        .end();
     });
     expect(status).toBe(403);
   });
@@ -139,7 +164,9 @@ describe('local svc', () => {
   });
 
   it('rejects a simulator URL that is not http(s)', async () => {
-    await expect(startExplorer({ dir, simulator: { url: 'ftp://127.0.0.1' } })).rejects.toThrow(/simulator\.url.*http\(s\)/);
+    await expect(startExplorer({ dir, simulator: { url: 'ftp://127.0.0.1' } })).rejects.toThrow(
+      /simulator\.url.*http\(s\)/,
+    );
   });
 });
 
@@ -158,7 +185,11 @@ describe('the real local svc (@svc/simulator)', () => {
       });
       expect(list.status).toBe(200);
       expect(Array.isArray((await list.json()).entities)).toBe(true);
-      const denied = await fetch(`${withSim.url}local/api/svc/v3/images/list`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const denied = await fetch(`${withSim.url}local/api/svc/v3/images/list`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(denied.status).toBe(401);
       expect(denied.headers.get('www-authenticate')).toBeNull();
       expect(denied.headers.get('x-upstream-www-authenticate')).toMatch(/^Basic /);

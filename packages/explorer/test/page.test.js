@@ -1,9 +1,9 @@
 // The page's logic that does not need a browser: error explanations, search, workflow values.
 import { describe, expect, it } from 'vitest';
+import { searchIndexOf, stripAuthorNotes } from '../scripts/search-index.mjs';
 import { explain } from '../src/page/errors.js';
 import { matches, operationLink, queryWords, search } from '../src/page/search.js';
 import { linkValues, pointerGet, pointerSet, resolveValue, stepInputs, stepState } from '../src/page/workflow.js';
-import { searchIndexOf, stripAuthorNotes } from '../scripts/search-index.mjs';
 
 describe('explain', () => {
   it('leaves answers that are not errors alone', () => {
@@ -18,33 +18,79 @@ describe('explain', () => {
   });
 
   it('a v3 error body: reason, message and each field of the details', () => {
-    const body = { api_version: '3.1', code: 422, state: 'ERROR', message_list: [{ reason: 'INVALID_REQUEST', message: 'Request could not be processed.', details: { 'spec.resources.image_type': "'CD_IMAGE' is not one of ['DISK_IMAGE', 'ISO_IMAGE']", '': ['a', 'b'] } }] };
+    const body = {
+      api_version: '3.1',
+      code: 422,
+      state: 'ERROR',
+      message_list: [
+        {
+          reason: 'INVALID_REQUEST',
+          message: 'Request could not be processed.',
+          details: {
+            'spec.resources.image_type': "'CD_IMAGE' is not one of ['DISK_IMAGE', 'ISO_IMAGE']",
+            '': ['a', 'b'],
+          },
+        },
+      ],
+    };
     expect(explain({ status: 422, headers: {}, text: JSON.stringify(body) })).toEqual({
       title: '422: the service refused the request.',
-      lines: ['INVALID_REQUEST: Request could not be processed.', "field spec.resources.image_type: 'CD_IMAGE' is not one of ['DISK_IMAGE', 'ISO_IMAGE']", 'a; b'],
+      lines: [
+        'INVALID_REQUEST: Request could not be processed.',
+        "field spec.resources.image_type: 'CD_IMAGE' is not one of ['DISK_IMAGE', 'ISO_IMAGE']",
+        'a; b',
+      ],
       authorize: false,
     });
   });
 
   it("Prism's sl-violations header, and an element error body", () => {
-    const violations = JSON.stringify([{ location: ['request', 'body', 'spec'], severity: 'Error', code: 'required', message: "must have required property 'name'" }]);
-    expect(explain({ status: 422, headers: { 'sl-violations': violations }, text: '{"message_list":[]}' }).lines)
-      .toEqual(["The mock (Prism) refused the request: request.body.spec: must have required property 'name'"]);
-    expect(explain({ status: 400, headers: { 'sl-violations': 'not json' }, text: '{"message":"Invalid filter criteria specified."}' }).lines)
-      .toEqual(['Invalid filter criteria specified.']);
+    const violations = JSON.stringify([
+      {
+        location: ['request', 'body', 'spec'],
+        severity: 'Error',
+        code: 'required',
+        message: "must have required property 'name'",
+      },
+    ]);
+    expect(
+      explain({ status: 422, headers: { 'sl-violations': violations }, text: '{"message_list":[]}' }).lines,
+    ).toEqual(["The mock (Prism) refused the request: request.body.spec: must have required property 'name'"]);
+    expect(
+      explain({
+        status: 400,
+        headers: { 'sl-violations': 'not json' },
+        text: '{"message":"Invalid filter criteria specified."}',
+      }).lines,
+    ).toEqual(['Invalid filter criteria specified.']);
   });
 });
 
 const document = {
   openapi: '3.1.0',
-  info: { title: 'x', version: '1', description: 'For readers.\n\n<!-- For spec authors: keep this in sync with docs/extensions.md. -->\n' },
+  info: {
+    title: 'x',
+    version: '1',
+    description: 'For readers.\n\n<!-- For spec authors: keep this in sync with docs/extensions.md. -->\n',
+  },
   tags: [{ name: 'Images', description: 'Images <!-- note --> here.' }, { name: 'Unused' }],
   paths: {
-    '/images/list': { post: { operationId: 'images_list', tags: ['Images'], summary: 'List images', description: 'Pages with `offset`; filter with FIQL.' } },
+    '/images/list': {
+      post: {
+        operationId: 'images_list',
+        tags: ['Images'],
+        summary: 'List images',
+        description: 'Pages with `offset`; filter with FIQL.',
+      },
+    },
     '/tasks/{uuid}': { get: { operationId: 'tasks_get', tags: ['Tasks'], summary: 'Get a task' } },
   },
   'x-svc-workflow': [
-    { workflowId: 'w', summary: 'W', steps: [{ operationId: 'images_list' }, { stepId: 'task', operationId: 'tasks_get' }] },
+    {
+      workflowId: 'w',
+      summary: 'W',
+      steps: [{ operationId: 'images_list' }, { stepId: 'task', operationId: 'tasks_get' }],
+    },
     { name: 'old shape without workflowId', steps: [] },
   ],
 };
@@ -53,8 +99,16 @@ describe('search', () => {
   const index = [searchIndexOf('central', 'central API', document)];
 
   it('indexes tags in order, operations with their text, workflows with step ids', () => {
-    expect(index[0].tags).toEqual([{ name: 'Images', operations: ['images_list'] }, { name: 'Tasks', operations: ['tasks_get'] }]);
-    expect(index[0].operations.images_list).toMatchObject({ tag: 'Images', method: 'post', path: '/images/list', summary: 'List images' });
+    expect(index[0].tags).toEqual([
+      { name: 'Images', operations: ['images_list'] },
+      { name: 'Tasks', operations: ['tasks_get'] },
+    ]);
+    expect(index[0].operations.images_list).toMatchObject({
+      tag: 'Images',
+      method: 'post',
+      path: '/images/list',
+      summary: 'List images',
+    });
     expect(index[0].workflows.map((w) => w.workflowId)).toEqual(['w']);
     expect(index[0].workflows[0].steps.map((s) => s.stepId)).toEqual(['step1', 'task']);
   });
@@ -65,7 +119,9 @@ describe('search', () => {
     expect(search(index, 'get')[0].operations.map((o) => o.operationId)).toEqual(['tasks_get']);
     expect(search(index, 'post task')[0].operations).toEqual([]);
     expect(matches(index[0].operations.images_list, [])).toBe(true);
-    expect(operationLink('element', 'Images (v2.0)', 'images_list_v2_0', { q: 'a b' })).toBe('?api=element&q=a+b#/Images%20(v2.0)/images_list_v2_0');
+    expect(operationLink('element', 'Images (v2.0)', 'images_list_v2_0', { q: 'a b' })).toBe(
+      '?api=element&q=a+b#/Images%20(v2.0)/images_list_v2_0',
+    );
   });
 
   it('strips notes for spec authors (HTML comments) from descriptions', () => {
@@ -78,13 +134,20 @@ describe('search', () => {
 
 describe('workflow values', () => {
   const answers = {
-    create: { status: 202, headers: { location: '/x' }, body: { status: { execution_context: { task_uuid: 't-1' } }, list: [{ 'a/b': 1 }] } },
+    create: {
+      status: 202,
+      headers: { location: '/x' },
+      body: { status: { execution_context: { task_uuid: 't-1' } }, list: [{ 'a/b': 1 }] },
+    },
   };
 
   it('reads JSON pointers and runtime expressions', () => {
     expect(pointerGet(answers.create.body, '/list/0/a~1b')).toBe(1);
     expect(pointerGet(answers.create.body, '/nope/x')).toBeUndefined();
-    expect(resolveValue('$steps.create.response.body#/status/execution_context/task_uuid', answers)).toEqual({ found: true, value: 't-1' });
+    expect(resolveValue('$steps.create.response.body#/status/execution_context/task_uuid', answers)).toEqual({
+      found: true,
+      value: 't-1',
+    });
     expect(resolveValue('$steps.create.response.header.Location', answers)).toEqual({ found: true, value: '/x' });
     expect(resolveValue('$steps.later.response.body#/a', answers)).toEqual({ found: false, step: 'later' });
     expect(resolveValue('literal', answers)).toEqual({ found: true, value: 'literal' });
@@ -92,8 +155,13 @@ describe('workflow values', () => {
 
   it('fills parameters and body fields, naming the steps still missing', () => {
     const step = {
-      parameters: [{ name: 'uuid', in: 'path', value: '$steps.create.response.body#/status/execution_context/task_uuid' }, { name: 'x', in: 'query', value: '$steps.other.response.body#/x' }],
-      requestBody: [{ pointer: '/spec/resources/task', value: '$steps.create.response.body#/status/execution_context/task_uuid' }],
+      parameters: [
+        { name: 'uuid', in: 'path', value: '$steps.create.response.body#/status/execution_context/task_uuid' },
+        { name: 'x', in: 'query', value: '$steps.other.response.body#/x' },
+      ],
+      requestBody: [
+        { pointer: '/spec/resources/task', value: '$steps.create.response.body#/status/execution_context/task_uuid' },
+      ],
     };
     expect(stepInputs(step, answers)).toEqual({
       parameters: [{ name: 'uuid', in: 'path', value: 't-1' }],
@@ -108,8 +176,14 @@ describe('workflow values', () => {
   it('tells done, repeat and failed apart with until', () => {
     const step = { until: { pointer: '/status', equals: ['SUCCEEDED'], failOn: ['FAILED'] } };
     expect(stepState(step, undefined)).toEqual({ state: 'waiting' });
-    expect(stepState(step, { status: 200, body: { status: 'RUNNING' } })).toEqual({ state: 'repeat', value: 'RUNNING' });
-    expect(stepState(step, { status: 200, body: { status: 'SUCCEEDED' } })).toEqual({ state: 'done', value: 'SUCCEEDED' });
+    expect(stepState(step, { status: 200, body: { status: 'RUNNING' } })).toEqual({
+      state: 'repeat',
+      value: 'RUNNING',
+    });
+    expect(stepState(step, { status: 200, body: { status: 'SUCCEEDED' } })).toEqual({
+      state: 'done',
+      value: 'SUCCEEDED',
+    });
     expect(stepState(step, { status: 200, body: { status: 'FAILED' } })).toEqual({ state: 'failed', value: 'FAILED' });
     expect(stepState({}, { status: 404, body: {} })).toEqual({ state: 'failed' });
     expect(stepState({}, { status: 201, body: {} })).toEqual({ state: 'done' });
@@ -117,8 +191,23 @@ describe('workflow values', () => {
 
   it("takes an OpenAPI link's parameters from the answer", () => {
     const answer = { headers: { location: '/l' }, body: { status: { execution_context: { task_uuid: 't-9' } } } };
-    expect(linkValues({ operationId: 'tasks_get', parameters: { uuid: '$response.body#/status/execution_context/task_uuid', 'header.X-Where': '$response.header.Location', fixed: 3 } }, answer))
-      .toEqual([{ name: 'uuid', value: 't-9' }, { name: 'X-Where', value: '/l' }, { name: 'fixed', value: 3 }]);
+    expect(
+      linkValues(
+        {
+          operationId: 'tasks_get',
+          parameters: {
+            uuid: '$response.body#/status/execution_context/task_uuid',
+            'header.X-Where': '$response.header.Location',
+            fixed: 3,
+          },
+        },
+        answer,
+      ),
+    ).toEqual([
+      { name: 'uuid', value: 't-9' },
+      { name: 'X-Where', value: '/l' },
+      { name: 'fixed', value: 3 },
+    ]);
     expect(linkValues({ parameters: { uuid: '$response.body#/missing' } }, answer)).toBeNull();
   });
 });

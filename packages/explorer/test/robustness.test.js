@@ -1,12 +1,13 @@
 // The explorer server under broken or hostile peers (issue 15): raw TCP upstreams that answer what
 // Node refuses, protocol switches, encoded paths and foreign hosts, CORS headers, and the
 // forwarder's reach on this machine. Loopback only; every wait is bounded.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, request } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../scripts/build.mjs';
 import { FORWARD_HEADER, startExplorer } from '../src/index.js';
 
@@ -22,7 +23,11 @@ async function startRawUpstream(answer) {
   return {
     url: `http://127.0.0.1:${server.address().port}`,
     port: server.address().port,
-    close: () => new Promise((r) => { for (const s of sockets) s.destroy(); server.close(r); }),
+    close: () =>
+      new Promise((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(r);
+      }),
   };
 }
 
@@ -44,7 +49,11 @@ async function startCorsUpstream() {
     url: `http://127.0.0.1:${server.address().port}`,
     port: server.address().port,
     received,
-    close: () => new Promise((r) => { server.close(r); server.closeAllConnections(); }),
+    close: () =>
+      new Promise((r) => {
+        server.close(r);
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -52,16 +61,27 @@ async function startCorsUpstream() {
 function send(explorerUrl, { method = 'GET', path, headers = {} }) {
   const { port } = new URL(explorerUrl);
   return new Promise((resolve, reject) => {
-    request({ host: '127.0.0.1', port, method, path, headers: { host: `127.0.0.1:${port}`, ...headers }, timeout: 10_000 }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
-    }).on('error', reject).on('timeout', function onTimeout() { this.destroy(new Error('no answer within 10 s')); }).end();
+    request(
+      { host: '127.0.0.1', port, method, path, headers: { host: `127.0.0.1:${port}`, ...headers }, timeout: 10_000 },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
+      },
+    )
+      .on('error', reject)
+      .on('timeout', function onTimeout() {
+        this.destroy(new Error('no answer within 10 s'));
+      })
+      .end();
   });
 }
 
 const forwardTo = (explorer, hostPort, path = '/x') =>
-  fetch(`${explorer.url}forward/http/${hostPort}${path}`, { headers: { [FORWARD_HEADER]: 'verify' }, signal: AbortSignal.timeout(10_000) });
+  fetch(`${explorer.url}forward/http/${hostPort}${path}`, {
+    headers: { [FORWARD_HEADER]: 'verify' },
+    signal: AbortSignal.timeout(10_000),
+  });
 
 let dir;
 let weird;
@@ -73,7 +93,9 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'explorer-robust-'));
   await build({ outDir: dir });
   weird = await startRawUpstream('HTTP/1.1 099 Weird\r\nContent-Length: 2\r\n\r\nok');
-  switching = await startRawUpstream('HTTP/1.1 101 Switching Protocols\r\nUpgrade: weird\r\nConnection: Upgrade\r\n\r\n');
+  switching = await startRawUpstream(
+    'HTTP/1.1 101 Switching Protocols\r\nUpgrade: weird\r\nConnection: Upgrade\r\n\r\n',
+  );
   cors = await startCorsUpstream();
   explorer = await startExplorer({ dir, mocks: { central: cors.url, element: weird.url, objects: switching.url } });
 });
@@ -88,7 +110,10 @@ describe('answers Node refuses', () => {
   it('turns a status Node cannot send (099) into a 502 with the reason, and keeps serving', async () => {
     const open = await startExplorer({ dir, allowLoopback: true });
     try {
-      for (const url of [`${explorer.url}mock/element/api/svc/v0.8/images`, `${open.url}forward/http/127.0.0.1:${weird.port}/x`]) {
+      for (const url of [
+        `${explorer.url}mock/element/api/svc/v0.8/images`,
+        `${open.url}forward/http/127.0.0.1:${weird.port}/x`,
+      ]) {
         const res = await fetch(url, { headers: { [FORWARD_HEADER]: 'verify' }, signal: AbortSignal.timeout(10_000) });
         expect(res.status, url).toBe(502);
         expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -118,7 +143,10 @@ describe('answers Node refuses', () => {
   it('answers an upstream 101 Switching Protocols promptly with a 502', async () => {
     const open = await startExplorer({ dir, allowLoopback: true });
     try {
-      for (const url of [`${explorer.url}mock/objects/oss/api/svc/v3/groups`, `${open.url}forward/http/127.0.0.1:${switching.port}/x`]) {
+      for (const url of [
+        `${explorer.url}mock/objects/oss/api/svc/v3/groups`,
+        `${open.url}forward/http/127.0.0.1:${switching.port}/x`,
+      ]) {
         const res = await fetch(url, { headers: { [FORWARD_HEADER]: 'verify' }, signal: AbortSignal.timeout(10_000) });
         expect(res.status, url).toBe(502);
         expect(await res.text()).toMatch(/answered what cannot be passed on: 101 Switching Protocols/);
@@ -135,10 +163,17 @@ describe('one decoded, normalised path for the host check and the routing', () =
     const ok = await send(explorer.url, { method: 'POST', path: '/%6dock/central/api/svc/v3/images/list' });
     expect(ok.status).toBe(200);
     expect(cors.received).toEqual(['POST /images/list']);
-    const evil = await send(explorer.url, { method: 'POST', path: '/%6dock/central/api/svc/v3/images/list', headers: { host: 'evil.example' } });
+    const evil = await send(explorer.url, {
+      method: 'POST',
+      path: '/%6dock/central/api/svc/v3/images/list',
+      headers: { host: 'evil.example' },
+    });
     expect(evil.status).toBe(403);
     expect(evil.headers['x-content-type-options']).toBe('nosniff');
-    const dotted = await send(explorer.url, { path: '/x/%2e%2e/mock/central/api/svc/v3/images', headers: { host: 'evil.example' } });
+    const dotted = await send(explorer.url, {
+      path: '/x/%2e%2e/mock/central/api/svc/v3/images',
+      headers: { host: 'evil.example' },
+    });
     expect(dotted.status).toBe(403);
     // A path that starts with `//` is a path, not an authority.
     const doubled = await send(explorer.url, { path: '//evil.example/mock/central/api/svc/v3/images' });
@@ -148,11 +183,17 @@ describe('one decoded, normalised path for the host check and the routing', () =
 
   it('refuses an absolute-form request that names a foreign host', async () => {
     cors.received.length = 0;
-    for (const path of ['http://evil.example/mock/central/api/svc/v3/images/list', 'http://evil.example/%6dock/central/x']) {
+    for (const path of [
+      'http://evil.example/mock/central/api/svc/v3/images/list',
+      'http://evil.example/%6dock/central/x',
+    ]) {
       const res = await send(explorer.url, { method: 'POST', path });
       expect(res.status, path).toBe(403);
     }
-    const forward = await send(explorer.url, { path: `http://evil.example/forward/http/127.0.0.1:${cors.port}/x`, headers: { [FORWARD_HEADER]: 'verify' } });
+    const forward = await send(explorer.url, {
+      path: `http://evil.example/forward/http/127.0.0.1:${cors.port}/x`,
+      headers: { [FORWARD_HEADER]: 'verify' },
+    });
     expect(forward.status).toBe(403);
     expect(cors.received).toEqual([]);
   });
@@ -160,7 +201,10 @@ describe('one decoded, normalised path for the host check and the routing', () =
 
 describe('headers', () => {
   it('drops the upstream Access-Control-* headers on both proxies', async () => {
-    for (const res of [await fetch(`${explorer.url}mock/central/api/svc/v3/images/list`, { method: 'POST' }), await forwardTo(explorer, `127.0.0.1:${cors.port}`)]) {
+    for (const res of [
+      await fetch(`${explorer.url}mock/central/api/svc/v3/images/list`, { method: 'POST' }),
+      await forwardTo(explorer, `127.0.0.1:${cors.port}`),
+    ]) {
       expect(res.status).toBe(200);
       expect([...res.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
       await res.arrayBuffer();
@@ -184,7 +228,17 @@ describe('headers', () => {
 });
 
 describe("the forwarder's reach on this machine", () => {
-  const spellings = (port) => [`127.0.0.1:${port}`, `127.1:${port}`, `0x7f.1:${port}`, `2130706433:${port}`, `0177.0.0.1:${port}`, `[::1]:${port}`, `[::ffff:127.0.0.1]:${port}`, `0.0.0.0:${port}`, `localhost:${port}`];
+  const spellings = (port) => [
+    `127.0.0.1:${port}`,
+    `127.1:${port}`,
+    `0x7f.1:${port}`,
+    `2130706433:${port}`,
+    `0177.0.0.1:${port}`,
+    `[::1]:${port}`,
+    `[::ffff:127.0.0.1]:${port}`,
+    `0.0.0.0:${port}`,
+    `localhost:${port}`,
+  ];
 
   it('refuses every spelling of a loopback target other than the mocks and the local svc', async () => {
     const other = await startCorsUpstream();

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../scripts/build.mjs';
 import { basePathOf, FORWARD_HEADER, SERVER_INFO_PATH, startExplorer, withMockServer } from '../src/index.js';
 
@@ -29,7 +29,11 @@ async function startFakeUpstream() {
   return {
     url: `http://127.0.0.1:${port}`,
     received,
-    close: () => new Promise((r) => { server.close(r); server.closeAllConnections(); }),
+    close: () =>
+      new Promise((r) => {
+        server.close(r);
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -37,7 +41,10 @@ async function startFakeUpstream() {
 function asset(name) {
   const dot = name.lastIndexOf('.');
   const [stem, ext] = [name.slice(0, dot), name.slice(dot)];
-  const hashed = (file) => file.startsWith(`${stem}.`) && file.endsWith(ext) && /^[0-9a-f]{10}$/.test(file.slice(stem.length + 1, -ext.length));
+  const hashed = (file) =>
+    file.startsWith(`${stem}.`) &&
+    file.endsWith(ext) &&
+    /^[0-9a-f]{10}$/.test(file.slice(stem.length + 1, -ext.length));
   return readdirSync(dir).find(hashed) ?? name;
 }
 
@@ -80,7 +87,8 @@ describe('build', () => {
       'displayRequestDuration: true',
       'showMutatedRequest: false',
       'validatorUrl: null',
-    ]) expect(js).toContain(option);
+    ])
+      expect(js).toContain(option);
     expect(js).not.toContain('localStorage.setItem');
     expect(js).toContain('{"api":"central","name":"central API (v3)","url":"./specs/central.json"}');
     const spec = JSON.parse(readFileSync(join(dir, 'specs', 'central.json'), 'utf8'));
@@ -116,13 +124,24 @@ describe('build', () => {
       const central = join(dir, 'specs', 'central.json');
       const element = join(other, 'element.json');
       const doc = JSON.parse(readFileSync(central, 'utf8'));
-      writeFileSync(element, JSON.stringify({ ...doc, info: { ...doc.info, title: 'svc element API (v0.8 and v2.0)' } }));
+      writeFileSync(
+        element,
+        JSON.stringify({ ...doc, info: { ...doc.info, title: 'svc element API (v0.8 and v2.0)' } }),
+      );
       const out = join(other, 'out');
-      const result = await build({ outDir: out, apis: [{ name: 'central', bundleJson: central }, { name: 'element', bundleJson: element }] });
+      const result = await build({
+        outDir: out,
+        apis: [
+          { name: 'central', bundleJson: central },
+          { name: 'element', bundleJson: element },
+        ],
+      });
       expect(result.apis.map((a) => a.displayName)).toEqual(['central API (v3)', 'element API (v0.8 and v2.0)']);
       const js = readFileSync(join(out, 'explorer.js'), 'utf8');
       expect(js).toContain('{"api":"element","name":"element API (v0.8 and v2.0)","url":"./specs/element.json"}');
-      await expect(build({ outDir: out, apis: [{ name: 'objects', bundleJson: join(other, 'missing.json') }] })).rejects.toThrow(/npm run bundle/);
+      await expect(
+        build({ outDir: out, apis: [{ name: 'objects', bundleJson: join(other, 'missing.json') }] }),
+      ).rejects.toThrow(/npm run bundle/);
     } finally {
       rmSync(other, { recursive: true, force: true });
     }
@@ -277,7 +296,13 @@ describe('startExplorer errors', () => {
 describe('forwarder to real endpoints', () => {
   it('says what it offers at /explorer-server.json', async () => {
     const info = await (await fetch(`${explorer.url}${SERVER_INFO_PATH.slice(1)}`)).json();
-    expect(info).toEqual({ server: 'startExplorer', forward: true, insecureTls: false, mocks: ['central'], localSvc: false });
+    expect(info).toEqual({
+      server: 'startExplorer',
+      forward: true,
+      insecureTls: false,
+      mocks: ['central'],
+      localSvc: false,
+    });
     const off = await startExplorer({ dir, forward: false });
     try {
       expect((await (await fetch(`${off.url}${SERVER_INFO_PATH.slice(1)}`)).json()).forward).toBe(false);
@@ -295,7 +320,12 @@ describe('forwarder to real endpoints', () => {
     const { port } = new URL(upstream.url);
     const res = await fetch(`${explorer.url}forward/http/127.0.0.1:${port}/api/svc/v3/images/list?x=1`, {
       method: 'POST',
-      headers: { [FORWARD_HEADER]: 'verify', authorization: auth, cookie: 'session=1', 'content-type': 'application/json' },
+      headers: {
+        [FORWARD_HEADER]: 'verify',
+        authorization: auth,
+        cookie: 'session=1',
+        'content-type': 'application/json',
+      },
       body: '{"kind":"image"}',
     });
     expect(res.status).toBe(201);
@@ -325,10 +355,16 @@ describe('forwarder to real endpoints', () => {
     // DNS rebinding: a page of another name that resolves to 127.0.0.1 cannot use the proxies.
     const { request } = await import('node:http');
     const status = await new Promise((resolve, reject) => {
-      request(`${explorer.url}forward/http/127.0.0.1:${port}/x`, { headers: { host: 'evil.example:80', [FORWARD_HEADER]: 'verify' } }, (r) => {
-        r.resume();
-        resolve(r.statusCode);
-      }).on('error', reject).end();
+      request(
+        `${explorer.url}forward/http/127.0.0.1:${port}/x`,
+        { headers: { host: 'evil.example:80', [FORWARD_HEADER]: 'verify' } },
+        (r) => {
+          r.resume();
+          resolve(r.statusCode);
+        },
+      )
+        .on('error', reject)
+        .end();
     });
     expect(status).toBe(403);
   });
@@ -340,7 +376,9 @@ describe('forwarder to real endpoints', () => {
     // A port of this machine: only with allowLoopback (see robustness.test.js).
     const open = await startExplorer({ dir, allowLoopback: true });
     try {
-      const res = await fetch(`${open.url}forward/http/127.0.0.1:${port}/x`, { headers: { [FORWARD_HEADER]: 'verify' } });
+      const res = await fetch(`${open.url}forward/http/127.0.0.1:${port}/x`, {
+        headers: { [FORWARD_HEADER]: 'verify' },
+      });
       expect(res.status).toBe(502);
       expect(await res.text()).toMatch(/did not answer.*ECONNREFUSED/);
     } finally {

@@ -1,11 +1,12 @@
 // The static side of startExplorer: compression, validators, ranges, long caching of
 // fingerprinted names, and the live-reload option used by `npm run dev`.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from 'node:http';
+
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../scripts/build.mjs';
 import { EVENTS_PATH, injectReload, startExplorer } from '../src/index.js';
 
@@ -16,7 +17,9 @@ function get(url, headers = {}) {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -69,7 +72,10 @@ describe('static files', () => {
     for (const path of [bundle, 'explorer.js', 'specs/central.json']) {
       const first = await get(`${explorer.url}${path}`, { 'accept-encoding': 'br' });
       expect(first.headers.etag, path).toBeTruthy();
-      const again = await get(`${explorer.url}${path}`, { 'accept-encoding': 'br', 'if-none-match': first.headers.etag });
+      const again = await get(`${explorer.url}${path}`, {
+        'accept-encoding': 'br',
+        'if-none-match': first.headers.etag,
+      });
       expect(again.status, path).toBe(304);
       expect(again.body.length, path).toBe(0);
       const stale = await get(`${explorer.url}${path}`, { 'if-none-match': '"other"' });
@@ -94,7 +100,9 @@ describe('static files', () => {
 
 describe('live reload', () => {
   it('puts the EventSource script before </body>, or at the end', () => {
-    expect(injectReload('<html><body>x</body></html>')).toMatch(/x<script>new EventSource\("\/__dev\/events"\).*<\/script><\/body><\/html>$/);
+    expect(injectReload('<html><body>x</body></html>')).toMatch(
+      /x<script>new EventSource\("\/__dev\/events"\).*<\/script><\/body><\/html>$/,
+    );
     expect(injectReload('<p>x')).toMatch(/^<p>x<script>/);
   });
 
@@ -112,7 +120,8 @@ describe('live reload', () => {
       let text = decoder.decode((await reader.read()).value);
       expect(text).toContain(': connected');
       dev.reload('central');
-      for (let i = 0; i < 10 && !text.includes('event: reload'); i++) text += decoder.decode((await reader.read()).value);
+      for (let i = 0; i < 10 && !text.includes('event: reload'); i++)
+        text += decoder.decode((await reader.read()).value);
       expect(text).toContain('event: reload\ndata: "central"');
       await reader.cancel();
     } finally {

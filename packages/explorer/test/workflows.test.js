@@ -2,19 +2,20 @@
 // against the local svc (@svc/simulator behind the explorer's /local/): every step is opened from
 // the workflow panel, with the values of the previous answers filled in, and Executed until the
 // step is done (a polled step again until its `until` condition holds).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
-import { randomBytes } from 'node:crypto';
-import { chromium } from 'playwright-core';
 import { startSimulator } from '@svc/simulator';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../scripts/build.mjs';
-import { runSample } from './support/run-sample.js';
 import { startExplorer } from '../src/index.js';
+import { runSample } from './support/run-sample.js';
 
 const require = createRequire(import.meta.url);
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -36,10 +37,19 @@ let page;
 const pageErrors = [];
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}: run \`apt-get install -y chromium\` (or set CHROMIUM_PATH)`);
+  if (!existsSync(chromiumPath))
+    throw new Error(
+      `Chromium not found at ${chromiumPath}: run \`apt-get install -y chromium\` (or set CHROMIUM_PATH)`,
+    );
   work = mkdtempSync(join(tmpdir(), 'explorer-workflows-'));
   await build({ outDir: join(work, 'dist') });
-  simulator = await startSimulator({ port: 0, password: PASSWORD, dataDir: join(work, 'sim'), taskSeconds: 0.5, seed: 7 });
+  simulator = await startSimulator({
+    port: 0,
+    password: PASSWORD,
+    dataDir: join(work, 'sim'),
+    taskSeconds: 0.5,
+    seed: 7,
+  });
   // The URL an image is created from (central workflow): bytes served on loopback.
   source = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': IMAGE.length });
@@ -47,14 +57,20 @@ beforeAll(async () => {
   });
   await new Promise((r) => source.listen(0, '127.0.0.1', r));
   explorer = await startExplorer({ dir: join(work, 'dist'), simulator: { url: simulator.url, ca: simulator.ca } });
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
   context = await browser.newContext({ viewport: { width: 1280, height: 1400 } });
   page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.route((url) => url.hostname !== '127.0.0.1', (route) => {
-    pageErrors.push(`unexpected request: ${route.request().url()}`);
-    return route.abort();
-  });
+  await page.route(
+    (url) => url.hostname !== '127.0.0.1',
+    (route) => {
+      pageErrors.push(`unexpected request: ${route.request().url()}`);
+      return route.abort();
+    },
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -108,16 +124,26 @@ async function walk(api, workflowId, prepare = async () => {}) {
     for (let attempt = 0; ; attempt++) {
       const before = Number(await step.getAttribute('data-answers'));
       await op.locator('button.execute').click();
-      await expect.poll(async () => Number(await step.getAttribute('data-answers')), { timeout: 30_000 }).toBe(before + 1);
+      await expect
+        .poll(async () => Number(await step.getAttribute('data-answers')), { timeout: 30_000 })
+        .toBe(before + 1);
       const state = await step.getAttribute('data-state');
       if (state === 'done') break;
-      expect(state, `${workflowId} ${stepId}: ${await op.locator('.live-responses-table').innerText().catch(() => '')}`).toBe('repeat');
+      expect(
+        state,
+        `${workflowId} ${stepId}: ${await op
+          .locator('.live-responses-table')
+          .innerText()
+          .catch(() => '')}`,
+      ).toBe('repeat');
       expect(attempt, `${workflowId} ${stepId} still not done`).toBeLessThan(40);
       await page.waitForTimeout(250);
     }
     urls[stepId] = await op.locator('.request-url pre').first().innerText();
   }
-  expect(await panel.locator('.svc-step').evaluateAll((els) => els.map((el) => el.dataset.state))).toEqual(steps.map(() => 'done'));
+  expect(await panel.locator('.svc-step').evaluateAll((els) => els.map((el) => el.dataset.state))).toEqual(
+    steps.map(() => 'done'),
+  );
   expect(pageErrors).toEqual([]);
   return urls;
 }
@@ -146,8 +172,12 @@ describe('"Start here" workflows against the local svc', () => {
     const urls = await walk('element', 'two-phase-upload', async (stepId, op) => {
       if (stepId === 'upload') {
         // The container of the previous answer is filled in; the user picks the file.
-        expect(await op.locator('tr[data-param-name="X-Svc-Destination-Container"] input').inputValue()).toMatch(/^[0-9a-f-]{36}$/);
-        await op.locator('input[type=file]').setInputFiles({ name: 'tiny.qcow2', mimeType: 'application/octet-stream', buffer: IMAGE });
+        expect(await op.locator('tr[data-param-name="X-Svc-Destination-Container"] input').inputValue()).toMatch(
+          /^[0-9a-f-]{36}$/,
+        );
+        await op
+          .locator('input[type=file]')
+          .setInputFiles({ name: 'tiny.qcow2', mimeType: 'application/octet-stream', buffer: IMAGE });
       }
     });
     const imageUuid = /\/v0\.8\/images\/([0-9a-f-]{36})$/.exec(urls.image)?.[1];
@@ -157,7 +187,11 @@ describe('"Start here" workflows against the local svc', () => {
     // The panel with every state shown passes axe-core too (no serious or critical violation).
     await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
     const { violations } = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes[0].target}`)).toEqual([]);
+    expect(
+      violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id}: ${v.nodes[0].target}`),
+    ).toEqual([]);
     mkdirSync(dirname(screenshot), { recursive: true });
     await page.locator('.svc-workflow').scrollIntoViewIfNeeded();
     await page.screenshot({ path: screenshot, clip: { x: 0, y: 0, width: 1280, height: 1000 } });
@@ -182,7 +216,9 @@ describe('"Start here" workflows against the local svc', () => {
     await create.locator('button.execute').click();
     const follow = create.locator('.svc-follow-links');
     await follow.waitFor({ timeout: 30_000 });
-    const answer = JSON.parse(await create.locator('.live-responses-table .response-col_description pre').first().innerText());
+    const answer = JSON.parse(
+      await create.locator('.live-responses-table .response-col_description pre').first().innerText(),
+    );
     const task = answer.status.execution_context.task_uuid;
     expect(await follow.innerText()).toContain(`uuid = ${task}`);
     await follow.getByRole('button', { name: 'Follow the create task.' }).click();
@@ -190,11 +226,21 @@ describe('"Start here" workflows against the local svc', () => {
     await get.locator('button.execute').waitFor({ timeout: 15_000 });
     await expect.poll(() => get.locator('tr[data-param-name="uuid"] input').inputValue()).toBe(task);
     await get.locator('button.execute').click();
-    await expect.poll(() => get.locator('.request-url pre').first().innerText(), { timeout: 30_000 }).toBe(`${explorer.url}local/api/svc/v3/tasks/${task}`);
-    await expect.poll(() => get.locator('.live-responses-table tr.response .response-col_status').first().innerText(), { timeout: 30_000 }).toBe('200');
+    await expect
+      .poll(() => get.locator('.request-url pre').first().innerText(), { timeout: 30_000 })
+      .toBe(`${explorer.url}local/api/svc/v3/tasks/${task}`);
+    await expect
+      .poll(() => get.locator('.live-responses-table tr.response .response-col_status').first().innerText(), {
+        timeout: 30_000,
+      })
+      .toBe('200');
     // The live samples of this call run against the local svc too, and answer the same task.
     const samples = get.locator('.svc-code-samples');
-    for (const [label, lang] of [['curl', 'shell'], ['@svc/client', 'typescript'], ['Python (requests)', 'python']]) {
+    for (const [label, lang] of [
+      ['curl', 'shell'],
+      ['@svc/client', 'typescript'],
+      ['Python (requests)', 'python'],
+    ]) {
       await samples.getByRole('tab', { name: label }).click();
       const source = await samples.locator('pre').innerText();
       expect(source).toContain(`${explorer.url}local/api/svc/v3`);
@@ -212,7 +258,9 @@ describe('"Start here" workflows against the local svc', () => {
       await p.goto(`${explorer.url}?api=central&workflow=image-from-url&step=2`);
       const missing = p.locator('.svc-workflow .svc-step.current .svc-step-missing');
       await missing.waitFor({ timeout: 15_000 });
-      expect(await missing.innerText()).toBe('This step takes values from the answer of step 2: Execute that step first.');
+      expect(await missing.innerText()).toBe(
+        'This step takes values from the answer of step 2: Execute that step first.',
+      );
       await expect.poll(() => decodeURIComponent(new URL(p.url()).hash)).toBe('#/Images/images_get');
     } finally {
       await fresh.close();

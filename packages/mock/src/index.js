@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
 import { pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
@@ -112,7 +112,10 @@ async function startPrism({ args, port, label, timeoutMs, env = process.env }) {
   const cli = require.resolve('@stoplight/prism-cli/dist/index.js');
   // stdin is a pipe only so that Prism ends with this process, on any exit (exit-with-parent.js)
   const preload = pathToFileURL(require.resolve('./exit-with-parent.js')).href;
-  const child = spawn(process.execPath, [`--import=${preload}`, cli, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env });
+  const child = spawn(process.execPath, [`--import=${preload}`, cli, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env,
+  });
   let output = '';
   const collect = (chunk) => {
     output = (output + chunk.toString()).slice(-20_000);
@@ -147,5 +150,12 @@ async function startPrism({ args, port, label, timeoutMs, env = process.env }) {
     });
   });
 
-  return { url: `http://127.0.0.1:${port}`, port, close, get log() { return output; } };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    close,
+    get log() {
+      return output;
+    },
+  };
 }

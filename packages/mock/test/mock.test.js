@@ -1,5 +1,5 @@
-import { afterAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 import { onFreePort, startMock, startProxy } from '../src/index.js';
 
 const bundle = fileURLToPath(new URL('../../../dist/central.yaml', import.meta.url));
@@ -21,14 +21,18 @@ describe('startMock', () => {
   }, 90_000);
 
   it('names the missing document', async () => {
-    await expect(startMock({ document: '/nonexistent/api.yaml' })).rejects.toThrow(/"\/nonexistent\/api.yaml" does not exist/);
+    await expect(startMock({ document: '/nonexistent/api.yaml' })).rejects.toThrow(
+      /"\/nonexistent\/api.yaml" does not exist/,
+    );
   });
 
   it('ends Prism when the process that started it is killed with SIGKILL (no handler of its own runs)', async () => {
     const { spawn } = await import('node:child_process');
     const index = new URL('../src/index.js', import.meta.url).href;
     const script = `const m = await (await import(${JSON.stringify(index)})).startMock({ document: ${JSON.stringify(bundle)} }); console.log(m.url);`;
-    const parent = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const parent = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let url = '';
     for await (const chunk of parent.stdout) {
       url += chunk;
@@ -42,11 +46,12 @@ describe('startMock', () => {
     // request would make Prism log to its closed stdout and die of that instead.
     const { connect } = await import('node:net');
     const { port } = new URL(url);
-    const refused = () => new Promise((resolve) => {
-      const socket = connect(Number(port), '127.0.0.1');
-      socket.once('connect', () => (socket.destroy(), resolve(false)));
-      socket.once('error', () => resolve(true));
-    });
+    const refused = () =>
+      new Promise((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1');
+        socket.once('connect', () => (socket.destroy(), resolve(false)));
+        socket.once('error', () => resolve(true));
+      });
     let gone = false;
     for (let i = 0; i < 100 && !gone; i++) {
       await new Promise((r) => setTimeout(r, 100));
@@ -58,7 +63,9 @@ describe('startMock', () => {
   it('reports a port that is taken', async () => {
     const first = await startMock({ document: bundle });
     started.push(first);
-    await expect(startMock({ document: bundle, port: first.port, timeoutMs: 60_000 })).rejects.toThrow(/Prism (exited|did not listen)/);
+    await expect(startMock({ document: bundle, port: first.port, timeoutMs: 60_000 })).rejects.toThrow(
+      /Prism (exited|did not listen)/,
+    );
   }, 120_000);
 });
 
@@ -71,7 +78,10 @@ describe('startProxy', () => {
       res.end(JSON.stringify({ uuid: '7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60', status: 'DONE' }));
     });
     await new Promise((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-    const proxy = await startProxy({ document: bundle, upstream: `http://127.0.0.1:${upstream.address().port}/api/svc/v3` });
+    const proxy = await startProxy({
+      document: bundle,
+      upstream: `http://127.0.0.1:${upstream.address().port}/api/svc/v3`,
+    });
     try {
       const res = await fetch(`${proxy.url}/tasks/7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60`, { headers: auth });
       expect(res.status).toBe(500);
@@ -83,16 +93,23 @@ describe('startProxy', () => {
   }, 90_000);
 
   it('names the missing document', async () => {
-    await expect(startProxy({ document: '/nonexistent/api.yaml', upstream: 'http://127.0.0.1:1' })).rejects.toThrow(/startProxy: document "\/nonexistent\/api.yaml" does not exist/);
+    await expect(startProxy({ document: '/nonexistent/api.yaml', upstream: 'http://127.0.0.1:1' })).rejects.toThrow(
+      /startProxy: document "\/nonexistent\/api.yaml" does not exist/,
+    );
   });
 });
 
 describe('onFreePort', () => {
-  const inUse = (port) => Promise.reject(new Error(`Prism exited: listen EADDRINUSE: address already in use 127.0.0.1:${port}`));
+  const inUse = (port) =>
+    Promise.reject(new Error(`Prism exited: listen EADDRINUSE: address already in use 127.0.0.1:${port}`));
   it('tries a new free port when the picked one was taken meanwhile', async () => {
     const ports = [5001, 5002];
     const tried = [];
-    const result = await onFreePort(undefined, (p) => (tried.push(p), p === 5001 ? inUse(p) : Promise.resolve(`on ${p}`)), async () => ports.shift());
+    const result = await onFreePort(
+      undefined,
+      (p) => (tried.push(p), p === 5001 ? inUse(p) : Promise.resolve(`on ${p}`)),
+      async () => ports.shift(),
+    );
     expect(result).toBe('on 5002');
     expect(tried).toEqual([5001, 5002]);
   });
@@ -101,7 +118,13 @@ describe('onFreePort', () => {
     await expect(onFreePort(undefined, inUse, async () => ++n)).rejects.toThrow(/EADDRINUSE.*5003/);
     const tried = [];
     await expect(onFreePort(4010, (p) => (tried.push(p), inUse(p)))).rejects.toThrow(/EADDRINUSE/);
-    await expect(onFreePort(undefined, () => Promise.reject(new Error('bad document')), async () => 5100)).rejects.toThrow('bad document');
+    await expect(
+      onFreePort(
+        undefined,
+        () => Promise.reject(new Error('bad document')),
+        async () => 5100,
+      ),
+    ).rejects.toThrow('bad document');
     expect(tried).toEqual([4010]);
   });
 });

@@ -1,7 +1,7 @@
 // The APIs of this repository, read from redocly.yaml so that a new API is added in one place.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
 /** Absolute path of the repository root (this package lives in `packages/oas`). */

@@ -9,7 +9,10 @@ export declare function mediaKind(mediaType: string): MediaKind;
  * then `example`, then the schema's first `examples`, `example`, `default`; `undefined` when none.
  * @throws {Error} for a `$ref` that is not local, does not resolve, or loops
  */
-export declare function exampleOf(doc: object, holder: { examples?: object; example?: unknown; schema?: unknown } | undefined): unknown;
+export declare function exampleOf(
+  doc: object,
+  holder: { examples?: object; example?: unknown; schema?: unknown } | undefined,
+): unknown;
 
 /** The request body an operation is called with (JSON first, then binary, then the first media type). */
 export interface RequestBody {
@@ -22,4 +25,7 @@ export interface RequestBody {
 }
 
 /** The request body of an operation, or `null` when it takes none. */
-export declare function requestBodyOf(doc: object, operation: { requestBody?: unknown } | undefined): RequestBody | null;
+export declare function requestBodyOf(
+  doc: object,
+  operation: { requestBody?: unknown } | undefined,
+): RequestBody | null;

@@ -58,6 +58,12 @@ export function requestBodyOf(doc, operation) {
   const body = deref(doc, operation?.requestBody);
   const types = Object.keys(body?.content ?? {});
   if (!types.length) return null;
-  const mediaType = types.find((t) => mediaKind(t) === 'json') ?? types.find((t) => mediaKind(t) === 'binary') ?? types[0];
-  return { mediaType, kind: mediaKind(mediaType), required: body.required === true, example: exampleOf(doc, body.content[mediaType]) };
+  const mediaType =
+    types.find((t) => mediaKind(t) === 'json') ?? types.find((t) => mediaKind(t) === 'binary') ?? types[0];
+  return {
+    mediaType,
+    kind: mediaKind(mediaType),
+    required: body.required === true,
+    example: exampleOf(doc, body.content[mediaType]),
+  };
 }

@@ -29,6 +29,10 @@ export declare function serverBasePath(url: string | undefined): string;
 export declare function operations(doc: object): OperationEntry[];
 
 /** Path-level and operation-level parameters, resolved; the operation's win on the same `in` and `name`. */
-export declare function parametersOf(doc: object, pathItem: { parameters?: unknown[] }, operation: { parameters?: unknown[] }): Record<string, any>[];
+export declare function parametersOf(
+  doc: object,
+  pathItem: { parameters?: unknown[] },
+  operation: { parameters?: unknown[] },
+): Record<string, any>[];
 
-export { exampleOf, mediaKind, requestBodyOf, type MediaKind, type RequestBody } from './content.js';
+export { exampleOf, type MediaKind, mediaKind, type RequestBody, requestBodyOf } from './content.js';

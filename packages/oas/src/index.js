@@ -3,8 +3,8 @@
 
 import { deref } from './deref.js';
 
-export { deref };
 export { IDEMPOTENT_EXTENSION, isReadOnly } from './read-only.js';
+export { deref };
 
 /** The HTTP methods a path item may hold, in the order OpenAPI lists them. */
 export const HTTP_METHODS = Object.freeze(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
@@ -34,7 +34,14 @@ export function operations(doc) {
     for (const method of HTTP_METHODS) {
       const operation = deref(doc, pathItem[method]);
       if (!operation || typeof operation !== 'object') continue;
-      out.push({ path, method, operationId: operation.operationId, pathItem, operation, parameters: parametersOf(doc, pathItem, operation) });
+      out.push({
+        path,
+        method,
+        operationId: operation.operationId,
+        pathItem,
+        operation,
+        parameters: parametersOf(doc, pathItem, operation),
+      });
     }
   }
   return out;

@@ -6,4 +6,9 @@ export declare const IDEMPOTENT_EXTENSION: 'x-svc-idempotent';
  * HEAD, or a POST marked `x-svc-idempotent: true`. Takes an entry of `operations(doc)`.
  * @throws {TypeError} when `x-svc-idempotent` is not a boolean or sits on a method other than POST
  */
-export declare function isReadOnly(entry: { method: string; path?: string; operationId?: string; operation: Record<string, unknown> }): boolean;
+export declare function isReadOnly(entry: {
+  method: string;
+  path?: string;
+  operationId?: string;
+  operation: Record<string, unknown>;
+}): boolean;

@@ -18,8 +18,12 @@ export function isReadOnly(entry) {
   const mark = entry?.operation?.[IDEMPOTENT_EXTENSION];
   if (mark !== undefined) {
     const name = entry.operationId ?? `${method.toUpperCase()} ${entry.path ?? '?'}`;
-    if (typeof mark !== 'boolean') throw new TypeError(`${name}: ${IDEMPOTENT_EXTENSION} must be true or false; got ${JSON.stringify(mark)}`);
-    if (method !== 'post') throw new TypeError(`${name}: ${IDEMPOTENT_EXTENSION} applies to POST operations only (the method decides for ${method.toUpperCase()})`);
+    if (typeof mark !== 'boolean')
+      throw new TypeError(`${name}: ${IDEMPOTENT_EXTENSION} must be true or false; got ${JSON.stringify(mark)}`);
+    if (method !== 'post')
+      throw new TypeError(
+        `${name}: ${IDEMPOTENT_EXTENSION} applies to POST operations only (the method decides for ${method.toUpperCase()})`,
+      );
   }
   return method === 'get' || method === 'head' || mark === true;
 }

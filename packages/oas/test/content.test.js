@@ -24,7 +24,10 @@ describe('mediaKind', () => {
 
 const doc = {
   components: {
-    examples: { Named: { summary: 's', value: { from: 'components' } }, External: { externalValue: 'https://x/e.json' } },
+    examples: {
+      Named: { summary: 's', value: { from: 'components' } },
+      External: { externalValue: 'https://x/e.json' },
+    },
     schemas: {
       WithExamples: { type: 'string', examples: ['first', 'second'], example: 'legacy', default: 'd' },
       WithExample: { type: 'string', example: 'legacy', default: 'd' },
@@ -32,7 +35,12 @@ const doc = {
       Bare: { type: 'string' },
     },
     requestBodies: {
-      Upload: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+      Upload: {
+        required: true,
+        content: {
+          'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+        },
+      },
     },
   },
 };
@@ -40,7 +48,11 @@ const ref = (name) => ({ $ref: `#/components/${name}` });
 
 describe('exampleOf', () => {
   it.each([
-    ['a named example, through its $ref', { examples: { a: ref('examples/Named') }, example: 'ignored' }, { from: 'components' }],
+    [
+      'a named example, through its $ref',
+      { examples: { a: ref('examples/Named') }, example: 'ignored' },
+      { from: 'components' },
+    ],
     ['the first named example that has a value', { examples: { x: ref('examples/External'), y: { value: 2 } } }, 2],
     ['example when there are no named ones', { example: 0, schema: ref('schemas/WithExamples') }, 0],
     ['a null example is an example', { example: null }, null],
@@ -54,7 +66,9 @@ describe('exampleOf', () => {
   });
 
   it('names a dangling $ref', () => {
-    expect(() => exampleOf(doc, { examples: { a: ref('examples/None') } })).toThrow(/#\/components\/examples\/None does not resolve/);
+    expect(() => exampleOf(doc, { examples: { a: ref('examples/None') } })).toThrow(
+      /#\/components\/examples\/None does not resolve/,
+    );
   });
 });
 
@@ -64,7 +78,11 @@ describe('requestBodyOf', () => {
     ['an empty content', { requestBody: { content: {} } }, null],
     [
       'the JSON media type before the others',
-      { requestBody: { content: { 'text/plain': {}, 'application/json': { examples: { a: { value: { kind: 'image' } } } } } } },
+      {
+        requestBody: {
+          content: { 'text/plain': {}, 'application/json': { examples: { a: { value: { kind: 'image' } } } } },
+        },
+      },
       { mediaType: 'application/json', kind: 'json', required: false, example: { kind: 'image' } },
     ],
     [
@@ -72,7 +90,11 @@ describe('requestBodyOf', () => {
       { requestBody: ref('requestBodies/Upload') },
       { mediaType: 'application/octet-stream', kind: 'binary', required: true, example: undefined },
     ],
-    ['the first type when none is JSON or binary', { requestBody: { content: { 'text/csv': { example: 'a,b' }, 'text/plain': {} } } }, { mediaType: 'text/csv', kind: 'other', required: false, example: 'a,b' }],
+    [
+      'the first type when none is JSON or binary',
+      { requestBody: { content: { 'text/csv': { example: 'a,b' }, 'text/plain': {} } } },
+      { mediaType: 'text/csv', kind: 'other', required: false, example: 'a,b' },
+    ],
   ])('%s', (_, operation, want) => {
     expect(requestBodyOf(doc, operation)).toEqual(want);
   });

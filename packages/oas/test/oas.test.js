@@ -10,12 +10,18 @@ const doc = {
   components: {
     pathItems: {
       image: {
-        parameters: [{ $ref: '#/components/parameters/uuid' }, { in: 'header', name: 'X-A', description: 'path level' }],
+        parameters: [
+          { $ref: '#/components/parameters/uuid' },
+          { in: 'header', name: 'X-A', description: 'path level' },
+        ],
         get: { operationId: 'images_get', parameters: [{ in: 'header', name: 'X-A', description: 'operation level' }] },
         delete: { operationId: 'images_delete' },
       },
     },
-    parameters: { uuid: { $ref: '#/components/parameters/uuidTarget' }, uuidTarget: { in: 'path', name: 'uuid', required: true } },
+    parameters: {
+      uuid: { $ref: '#/components/parameters/uuidTarget' },
+      uuidTarget: { in: 'path', name: 'uuid', required: true },
+    },
     schemas: { 'a/b': { type: 'string' }, 'c~d': { type: 'integer' }, loop: { $ref: '#/components/schemas/loop' } },
   },
 };
@@ -32,7 +38,9 @@ describe('deref', () => {
 
   it('names the reference that is remote, dangling or cyclic', () => {
     expect(() => deref(doc, { $ref: 'other.yaml#/x' })).toThrow(/other\.yaml#\/x: only local references/);
-    expect(() => deref(doc, { $ref: '#/components/schemas/none' })).toThrow(/#\/components\/schemas\/none does not resolve/);
+    expect(() => deref(doc, { $ref: '#/components/schemas/none' })).toThrow(
+      /#\/components\/schemas\/none does not resolve/,
+    );
     expect(() => deref(doc, { $ref: '#/components/schemas/loop' })).toThrow(/a cycle/);
   });
 });

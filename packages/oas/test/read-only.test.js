@@ -38,14 +38,14 @@ describe('isReadOnly', () => {
   });
 
   it('names the operation when the mark is not a boolean', () => {
-    expect(() => isReadOnly({ method: 'post', operationId: 'groups_list', operation: { 'x-svc-idempotent': 'yes' } })).toThrow(
-      /groups_list: x-svc-idempotent must be true or false; got "yes"/,
-    );
+    expect(() =>
+      isReadOnly({ method: 'post', operationId: 'groups_list', operation: { 'x-svc-idempotent': 'yes' } }),
+    ).toThrow(/groups_list: x-svc-idempotent must be true or false; got "yes"/);
   });
 
   it('refuses the mark on a method other than POST (a DELETE is never read-only)', () => {
-    expect(() => isReadOnly({ method: 'delete', path: '/images/{uuid}', operation: { 'x-svc-idempotent': true } })).toThrow(
-      /DELETE \/images\/\{uuid\}: x-svc-idempotent applies to POST operations only/,
-    );
+    expect(() =>
+      isReadOnly({ method: 'delete', path: '/images/{uuid}', operation: { 'x-svc-idempotent': true } }),
+    ).toThrow(/DELETE \/images\/\{uuid\}: x-svc-idempotent applies to POST operations only/);
   });
 });

@@ -5,19 +5,20 @@
 //     the same bytes to the same disk, and the simulator's peak RSS.
 // Both servers are plain HTTP on 127.0.0.1 (Prism has no TLS), each in its own process.
 import { fork } from 'node:child_process';
-import { request as httpRequest } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { randomBytes } from 'node:crypto';
-import autocannon from 'autocannon';
+import { fileURLToPath } from 'node:url';
 import { startMock } from '@svc/mock';
 import { apis } from '@svc/oas/apis';
+import autocannon from 'autocannon';
 
-const USAGE = 'Usage: [BENCH_UPLOAD_BYTES=1073741824] [BENCH_SECONDS=4] [BENCH_ROUNDS=5] npm run bench -w @svc/simulator   (no options)';
+const USAGE =
+  'Usage: [BENCH_UPLOAD_BYTES=1073741824] [BENCH_SECONDS=4] [BENCH_ROUNDS=5] npm run bench -w @svc/simulator   (no options)';
 /** A positive integer from the environment, or one line and the usage, exit 2 (as every command). */
 function positive(name, fallback) {
   const raw = process.env[name];
@@ -43,11 +44,14 @@ const auth = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-sim-bench-'));
 const listBody = JSON.stringify({ kind: 'image', offset: 0, length: 100 });
 
-const child = fork(fileURLToPath(new URL('./sim-child.mjs', import.meta.url)), [dataDir, PASSWORD], { execArgv: SIM_NODE_FLAGS });
-const ask = (message) => new Promise((resolve) => {
-  child.once('message', resolve);
-  if (message) child.send(message);
+const child = fork(fileURLToPath(new URL('./sim-child.mjs', import.meta.url)), [dataDir, PASSWORD], {
+  execArgv: SIM_NODE_FLAGS,
 });
+const ask = (message) =>
+  new Promise((resolve) => {
+    child.once('message', resolve);
+    if (message) child.send(message);
+  });
 const { url } = await ask();
 let mock;
 try {
@@ -56,17 +60,34 @@ try {
     const res = await fetch(`${url}/api/svc/v3/images`, {
       method: 'POST',
       headers: { authorization: auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ api_version: '3.1.0', metadata: { kind: 'image' }, spec: { name: `bench-${i}`, resources: { image_type: 'DISK_IMAGE' } } }),
+      body: JSON.stringify({
+        api_version: '3.1.0',
+        metadata: { kind: 'image' },
+        spec: { name: `bench-${i}`, resources: { image_type: 'DISK_IMAGE' } },
+      }),
     });
     if (res.status !== 202) throw new Error(`seeding: HTTP ${res.status}`);
     await res.arrayBuffer();
   }
-  const check = await (await fetch(`${url}/api/svc/v3/images/list`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: listBody })).json();
+  const check = await (
+    await fetch(`${url}/api/svc/v3/images/list`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: listBody,
+    })
+  ).json();
   if (check.entities.length !== 100) throw new Error(`the list has ${check.entities.length} images, not 100`);
 
   mock = await startMock({ document: apis().find((a) => a.name === 'central').bundle });
   const load = (target) =>
-    autocannon({ url: target, method: 'POST', connections: CONNECTIONS, duration: SECONDS, headers: { authorization: auth, 'content-type': 'application/json' }, body: listBody });
+    autocannon({
+      url: target,
+      method: 'POST',
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: listBody,
+    });
   // Alternating rounds, order rotating: adjacent rounds share the machine's load (other
   // processes), so the median of their ratios is steadier than a ratio of two long runs.
   const rounds = { sim: [], prism: [] };
@@ -76,7 +97,8 @@ try {
     const pair = {};
     for (const name of r % 2 ? ['prism', 'sim'] : ['sim', 'prism']) {
       const result = await load(targets[name]);
-      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+      if (result.non2xx > 0 || result.errors > 0)
+        throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
       rounds[name].push(result);
       pair[name] = result.requests.average;
     }
@@ -84,22 +106,49 @@ try {
   }
   const afterLoad = await ask('rss');
   const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
-  const sim = { rps: median(rounds.sim.map((r) => r.requests.average)), p99: median(rounds.sim.map((r) => r.latency.p99)) };
-  const prism = { rps: median(rounds.prism.map((r) => r.requests.average)), p99: median(rounds.prism.map((r) => r.latency.p99)) };
+  const sim = {
+    rps: median(rounds.sim.map((r) => r.requests.average)),
+    p99: median(rounds.sim.map((r) => r.latency.p99)),
+  };
+  const prism = {
+    rps: median(rounds.prism.map((r) => r.requests.average)),
+    p99: median(rounds.prism.map((r) => r.latency.p99)),
+  };
 
   // (2) 1 GiB: the same random 1 MiB block repeated, streamed over HTTP vs written to a file
   const block = randomBytes(1024 * 1024);
-  const bytes = () => Readable.from((function* () {
-    for (let sent = 0; sent < UPLOAD_BYTES; sent += block.length) yield block.subarray(0, Math.min(block.length, UPLOAD_BYTES - sent));
-  })());
-  const created = await (await fetch(`${url}/api/svc/v3/images`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ api_version: '3.1.0', metadata: { kind: 'image' }, spec: { name: 'bench-upload', resources: { image_type: 'DISK_IMAGE' } } }) })).json();
+  const bytes = () =>
+    Readable.from(
+      (function* () {
+        for (let sent = 0; sent < UPLOAD_BYTES; sent += block.length)
+          yield block.subarray(0, Math.min(block.length, UPLOAD_BYTES - sent));
+      })(),
+    );
+  const created = await (
+    await fetch(`${url}/api/svc/v3/images`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        api_version: '3.1.0',
+        metadata: { kind: 'image' },
+        spec: { name: 'bench-upload', resources: { image_type: 'DISK_IMAGE' } },
+      }),
+    })
+  ).json();
   let t = process.hrtime.bigint();
   // node:http rather than fetch: the client's own overhead should not be what is measured
   const status = await new Promise((resolve, reject) => {
-    const req = httpRequest(`${url}/api/svc/v3/images/${created.metadata.uuid}/file`, { method: 'PUT', headers: { authorization: auth, 'content-type': 'application/octet-stream', 'content-length': UPLOAD_BYTES } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode));
-    });
+    const req = httpRequest(
+      `${url}/api/svc/v3/images/${created.metadata.uuid}/file`,
+      {
+        method: 'PUT',
+        headers: { authorization: auth, 'content-type': 'application/octet-stream', 'content-length': UPLOAD_BYTES },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode));
+      },
+    );
     req.on('error', reject);
     pipeline(bytes(), req).catch(reject);
   });
@@ -115,15 +164,53 @@ try {
   const disk = mibps(uploadMs) / mibps(rawMs);
   const rows = [
     ['measure', 'simulator', 'reference', 'ratio', 'target', 'met'],
-    [`POST /images/list (100 images), ${CONNECTIONS} connections, requests/s (median of ${ROUNDS} rounds of ${SECONDS} s; reference: Prism)`, sim.rps.toFixed(0), prism.rps.toFixed(0), rps.toFixed(2), 'ratio >= 3', rps >= 3 ? 'yes' : 'NO'],
-    ['  same, p99 latency (ms, median)', String(sim.p99), String(prism.p99), (sim.p99 / prism.p99).toFixed(2), '(for reference)', ''],
-    [`streamed upload of ${(UPLOAD_BYTES / 1024 ** 3).toFixed(2)} GiB (MiB/s; reference: raw write to the same disk)`, mibps(uploadMs).toFixed(0), mibps(rawMs).toFixed(0), disk.toFixed(2), 'ratio >= 0.7', disk >= 0.7 ? 'yes' : 'NO'],
-    ['simulator peak RSS over the whole run (MB)', maxRssMB.toFixed(1), '', '', '< 150 MB', maxRssMB < 150 ? 'yes' : 'NO'],
-    ['  of which: peak RSS after seeding 100 images and the list load (MB)', afterLoad.maxRssMB.toFixed(1), '', '', '(for reference)', ''],
+    [
+      `POST /images/list (100 images), ${CONNECTIONS} connections, requests/s (median of ${ROUNDS} rounds of ${SECONDS} s; reference: Prism)`,
+      sim.rps.toFixed(0),
+      prism.rps.toFixed(0),
+      rps.toFixed(2),
+      'ratio >= 3',
+      rps >= 3 ? 'yes' : 'NO',
+    ],
+    [
+      '  same, p99 latency (ms, median)',
+      String(sim.p99),
+      String(prism.p99),
+      (sim.p99 / prism.p99).toFixed(2),
+      '(for reference)',
+      '',
+    ],
+    [
+      `streamed upload of ${(UPLOAD_BYTES / 1024 ** 3).toFixed(2)} GiB (MiB/s; reference: raw write to the same disk)`,
+      mibps(uploadMs).toFixed(0),
+      mibps(rawMs).toFixed(0),
+      disk.toFixed(2),
+      'ratio >= 0.7',
+      disk >= 0.7 ? 'yes' : 'NO',
+    ],
+    [
+      'simulator peak RSS over the whole run (MB)',
+      maxRssMB.toFixed(1),
+      '',
+      '',
+      '< 150 MB',
+      maxRssMB < 150 ? 'yes' : 'NO',
+    ],
+    [
+      '  of which: peak RSS after seeding 100 images and the list load (MB)',
+      afterLoad.maxRssMB.toFixed(1),
+      '',
+      '',
+      '(for reference)',
+      '',
+    ],
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  console.log(`\n@svc/simulator benchmark (node ${process.version}; each server in its own process, plain HTTP on 127.0.0.1)`);
-  for (const r of rows) console.log(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
+  console.log(
+    `\n@svc/simulator benchmark (node ${process.version}; each server in its own process, plain HTTP on 127.0.0.1)`,
+  );
+  for (const r of rows)
+    console.log(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
 } finally {
   // the child answers 'stop' by exiting, not with a message
   if (child.exitCode === null && child.signalCode === null) {

@@ -1,10 +1,10 @@
 // The routing and request validation of every API, from the bundles (dist/<api>.json) through
 // openapi-backend: there is no route table of our own.
-import { readFileSync, existsSync } from 'node:fs';
-import { OpenAPIBackend } from 'openapi-backend';
-import addFormats from 'ajv-formats';
+import { existsSync, readFileSync } from 'node:fs';
 import { serverBasePath } from '@svc/oas';
 import { apis as repositoryApis } from '@svc/oas/apis';
+import addFormats from 'ajv-formats';
+import { OpenAPIBackend } from 'openapi-backend';
 
 /**
  * @typedef {object} LoadedApi
@@ -43,7 +43,8 @@ export function basePathsOf(doc) {
 export async function loadApis(list = repositoryApis()) {
   const loaded = [];
   for (const { name, bundleJson } of list) {
-    if (!existsSync(bundleJson)) throw new Error(`${bundleJson} is missing: run \`npm run bundle\` (or \`npm run build\`) first`);
+    if (!existsSync(bundleJson))
+      throw new Error(`${bundleJson} is missing: run \`npm run bundle\` (or \`npm run build\`) first`);
     const doc = JSON.parse(readFileSync(bundleJson, 'utf8'));
     const backend = new OpenAPIBackend({
       definition: doc,

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 // `npm run simulator -- [options]`: runs the local svc until Ctrl-C. Prints its URL and user, and
 // the password only when it generated one.
 import { parseArgs } from 'node:util';
-import { readFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { startSimulator, parseFaults, DEFAULT_DATA_DIR } from './index.js';
+import { DEFAULT_DATA_DIR, parseFaults, startSimulator } from './index.js';
 
 const USAGE = `Usage: npm run simulator -- [--host 127.0.0.1] [--port 9440] [--data DIR] [--user admin] [--password P]
          [--task-seconds 3] [--http] [--cert FILE --key FILE] [--faults 503=R,429=R,latency=MS,task-fail=R] [--seed N]
@@ -33,9 +33,11 @@ function options(argv) {
   });
   if (positionals.length) throw new Error(`unexpected argument "${positionals[0]}"`);
   const port = Number(values.port);
-  if (!/^\d+$/.test(values.port) || port > 65535) throw new Error(`--port must be an integer 0-65535, not "${values.port}"`);
+  if (!/^\d+$/.test(values.port) || port > 65535)
+    throw new Error(`--port must be an integer 0-65535, not "${values.port}"`);
   const taskSeconds = Number(values['task-seconds']);
-  if (values['task-seconds'] === '' || !Number.isFinite(taskSeconds) || taskSeconds < 0) throw new Error(`--task-seconds must be a number >= 0, not "${values['task-seconds']}"`);
+  if (values['task-seconds'] === '' || !Number.isFinite(taskSeconds) || taskSeconds < 0)
+    throw new Error(`--task-seconds must be a number >= 0, not "${values['task-seconds']}"`);
   if (values.user === '' || values.user.includes(':')) throw new Error('--user must be a non-empty name without ":"');
   if ((values.cert === undefined) !== (values.key === undefined)) throw new Error('--cert and --key go together');
   if (values.http && values.cert) throw new Error('--http serves plain HTTP: leave out --cert and --key');
@@ -51,7 +53,8 @@ function options(argv) {
   let seed;
   if (values.seed !== undefined) {
     seed = Number(values.seed);
-    if (!/^\d+$/.test(values.seed) || seed > 2 ** 32) throw new Error(`--seed must be an integer 0-4294967296, not "${values.seed}"`);
+    if (!/^\d+$/.test(values.seed) || seed > 2 ** 32)
+      throw new Error(`--seed must be an integer 0-4294967296, not "${values.seed}"`);
   }
   return {
     help: values.help,
@@ -96,11 +99,22 @@ try {
   console.error(`simulator: ${error.message}`);
   process.exit(1);
 }
-console.log(`local svc  ${sim.url}   (user ${sim.user}${generated ? `, password ${opts.password} (generated; set SVC_SIM_PASSWORD or --password to choose one)` : ''})`);
-console.log(`           central ${sim.url}/api/svc/v3, element ${sim.url}/api/svc (and /PrismGateway/services/rest), objects ${sim.url}/oss/api/svc/v3`);
-const tls = opts.certFile ? `; certificate from ${opts.certFile}` : sim.ca ? `; self-signed certificate in ${sim.dataDir}/tls/cert.pem (curl -k, or --cacert)` : '';
+console.log(
+  `local svc  ${sim.url}   (user ${sim.user}${generated ? `, password ${opts.password} (generated; set SVC_SIM_PASSWORD or --password to choose one)` : ''})`,
+);
+console.log(
+  `           central ${sim.url}/api/svc/v3, element ${sim.url}/api/svc (and /PrismGateway/services/rest), objects ${sim.url}/oss/api/svc/v3`,
+);
+const tls = opts.certFile
+  ? `; certificate from ${opts.certFile}`
+  : sim.ca
+    ? `; self-signed certificate in ${sim.dataDir}/tls/cert.pem (curl -k, or --cacert)`
+    : '';
 console.log(`           data in ${sim.dataDir}${tls}`);
-if (opts.faults) console.log(`           faults: ${JSON.stringify(opts.faults)}${opts.seed !== undefined ? ` (seed ${opts.seed})` : ''}`);
+if (opts.faults)
+  console.log(
+    `           faults: ${JSON.stringify(opts.faults)}${opts.seed !== undefined ? ` (seed ${opts.seed})` : ''}`,
+  );
 console.log('Ctrl-C stops it.');
 
 let stopping = false;

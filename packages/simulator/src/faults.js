@@ -19,7 +19,13 @@
  * @property {FaultOptions} options
  */
 
-const KEYS = { 503: 'rate503', 429: 'rate429', latency: 'latencyMs', 'task-fail': 'taskFailRate', 'retry-after': 'retryAfterSeconds' };
+const KEYS = {
+  503: 'rate503',
+  429: 'rate429',
+  latency: 'latencyMs',
+  'task-fail': 'taskFailRate',
+  'retry-after': 'retryAfterSeconds',
+};
 
 /**
  * Parses the CLI's `--faults` value: comma-separated `key=value`, keys `503`, `429` (rates 0..1),
@@ -31,12 +37,19 @@ const KEYS = { 503: 'rate503', 429: 'rate429', latency: 'latencyMs', 'task-fail'
 export function parseFaults(text) {
   /** @type {Record<string, number>} */
   const out = {};
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [key, raw] = part.split('=');
     const name = KEYS[key];
-    if (!name) throw new Error(`--faults: unknown key "${key}"; keys are ${Object.keys(KEYS).join(', ')} (e.g. 503=0.1,latency=20)`);
+    if (!name)
+      throw new Error(
+        `--faults: unknown key "${key}"; keys are ${Object.keys(KEYS).join(', ')} (e.g. 503=0.1,latency=20)`,
+      );
     const value = Number(raw);
-    if (raw === undefined || raw === '' || !Number.isFinite(value) || value < 0) throw new Error(`--faults: ${key} must be a number >= 0, not "${raw ?? ''}"`);
+    if (raw === undefined || raw === '' || !Number.isFinite(value) || value < 0)
+      throw new Error(`--faults: ${key} must be a number >= 0, not "${raw ?? ''}"`);
     if (name.endsWith('Rate') || name.startsWith('rate')) {
       if (value > 1) throw new Error(`--faults: ${key} is a rate between 0 and 1, not ${raw}`);
     }
@@ -71,8 +84,20 @@ export function createFaults(options = {}, seed) {
     httpFault() {
       if (rate503 === 0 && rate429 === 0) return undefined;
       const draw = random();
-      if (draw < rate503) return { status: 503, reason: 'SERVICE_UNAVAILABLE', message: 'Service unavailable (simulated fault); retry later', retryAfterSeconds };
-      if (draw < rate503 + rate429) return { status: 429, reason: 'TOO_MANY_REQUESTS', message: 'Too many requests (simulated fault); retry later', retryAfterSeconds };
+      if (draw < rate503)
+        return {
+          status: 503,
+          reason: 'SERVICE_UNAVAILABLE',
+          message: 'Service unavailable (simulated fault); retry later',
+          retryAfterSeconds,
+        };
+      if (draw < rate503 + rate429)
+        return {
+          status: 429,
+          reason: 'TOO_MANY_REQUESTS',
+          message: 'Too many requests (simulated fault); retry later',
+          retryAfterSeconds,
+        };
       return undefined;
     },
     taskFails: () => taskFailRate > 0 && random() < taskFailRate,

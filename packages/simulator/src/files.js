@@ -1,7 +1,8 @@
 // Image bytes: one file per image in `<data dir>/images/<uuid>`, written to `<uuid>.part` first and
 // renamed when complete, so a stop never leaves a half image behind under the real name.
-import { createWriteStream, createReadStream, mkdirSync, rmSync, renameSync, statSync, existsSync } from 'node:fs';
+
 import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -35,7 +36,12 @@ export function createFiles(dataDir) {
         rmSync(part, { force: true });
         throw error;
       }
-      return { size: file.bytesWritten, digest: undefined, commit: () => renameSync(part, pathOf(uuid)), discard: () => rmSync(part, { force: true }) };
+      return {
+        size: file.bytesWritten,
+        digest: undefined,
+        commit: () => renameSync(part, pathOf(uuid)),
+        discard: () => rmSync(part, { force: true }),
+      };
     }
     const hash = algorithm ? createHash(algorithm) : undefined;
     let size = 0;
@@ -53,7 +59,12 @@ export function createFiles(dataDir) {
       rmSync(part, { force: true });
       throw error;
     }
-    return { size, digest: hash?.digest('hex'), commit: () => renameSync(part, pathOf(uuid)), discard: () => rmSync(part, { force: true }) };
+    return {
+      size,
+      digest: hash?.digest('hex'),
+      commit: () => renameSync(part, pathOf(uuid)),
+      discard: () => rmSync(part, { force: true }),
+    };
   }
 
   return {
@@ -81,7 +92,8 @@ export function createFiles(dataDir) {
       } catch {
         throw failed('not a URL');
       }
-      if (!/^https?:$/.test(parsed.protocol)) throw failed(`the scheme ${parsed.protocol} is not fetched by the simulator (http and https only)`);
+      if (!/^https?:$/.test(parsed.protocol))
+        throw failed(`the scheme ${parsed.protocol} is not fetched by the simulator (http and https only)`);
       const timeout = AbortSignal.timeout(timeoutMs);
       const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
       // imported here: only source fetches need it (some 20 MB of memory)

@@ -25,12 +25,23 @@ export class HttpError extends Error {
 }
 
 /** The body production sends with a 401: an HTML page, not JSON. */
-const UNAUTHORIZED_PAGE = '<html><head><title>Error 401 Unauthorized</title></head><body><h2>HTTP ERROR 401</h2></body></html>';
+const UNAUTHORIZED_PAGE =
+  '<html><head><title>Error 401 Unauthorized</title></head><body><h2>HTTP ERROR 401</h2></body></html>';
 
 /** Entity kind of an operation for the v3 error body's `kind`: `images_get` -> `image`. */
 function kindOf(operationId) {
   const family = (operationId ?? '').split('_')[0];
-  return { images: 'image', tasks: 'task', objectstores: 'objectstore', groups: 'group', clusters: 'cluster', subnets: 'subnet', services: 'service' }[family] ?? 'error';
+  return (
+    {
+      images: 'image',
+      tasks: 'task',
+      objectstores: 'objectstore',
+      groups: 'group',
+      clusters: 'cluster',
+      subnets: 'subnet',
+      services: 'service',
+    }[family] ?? 'error'
+  );
 }
 
 /** Answers JSON. */
@@ -48,17 +59,27 @@ function errorBody(api, operationId, error) {
   if (api?.name === 'element') return { message: error.message };
   const message = { message: error.message, reason: error.reason };
   if (error.details) message.details = error.details;
-  return { api_version: api?.name === 'objects' ? '3.0' : '3.1', code: error.status, kind: kindOf(operationId), message_list: [message], state: 'ERROR' };
+  return {
+    api_version: api?.name === 'objects' ? '3.0' : '3.1',
+    code: error.status,
+    kind: kindOf(operationId),
+    message_list: [message],
+    state: 'ERROR',
+  };
 }
 
 /** `/requestBody/spec/name` + missing `x` -> `spec.name.x`; parameters keep their name. */
 function fieldOf(error) {
-  const parts = error.instancePath.split('/').filter(Boolean).map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const parts = error.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
   if (error.keyword === 'required' && error.params?.missingProperty) parts.push(error.params.missingProperty);
-  if (error.keyword === 'additionalProperties' && error.params?.additionalProperty) parts.push(error.params.additionalProperty);
+  if (error.keyword === 'additionalProperties' && error.params?.additionalProperty)
+    parts.push(error.params.additionalProperty);
   const [where, ...rest] = parts;
   if (where === 'requestBody') return rest.length ? rest.join('.') : 'body';
-  return rest.length ? `${rest.join('.')} (${where})` : where ?? 'request';
+  return rest.length ? `${rest.join('.')} (${where})` : (where ?? 'request');
 }
 
 /** Validation errors -> one 422 (v3) / 400 (element) naming every field and its rule. */
@@ -67,9 +88,14 @@ function validationError(api, errors) {
   for (const e of errors) {
     const field = fieldOf(e);
     if (details[field]) continue; // one rule per field: the first Ajv reports
-    details[field] = e.keyword === 'enum' ? `${e.message}: ${e.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}` : e.message;
+    details[field] =
+      e.keyword === 'enum'
+        ? `${e.message}: ${e.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`
+        : e.message;
   }
-  const text = Object.entries(details).map(([f, m]) => `${f}: ${m}`).join('; ');
+  const text = Object.entries(details)
+    .map(([f, m]) => `${f}: ${m}`)
+    .join('; ');
   return api.name === 'element'
     ? new HttpError(400, 'INVALID_REQUEST', `Request could not be processed: ${text}`)
     : new HttpError(422, 'INVALID_REQUEST', `Request could not be processed: ${text}`, details);
@@ -81,7 +107,8 @@ async function readJson(req) {
   let size = 0;
   for await (const chunk of req) {
     size += chunk.length;
-    if (size > JSON_BODY_LIMIT) throw new HttpError(413, 'INVALID_REQUEST', `The request body is larger than ${JSON_BODY_LIMIT} bytes`);
+    if (size > JSON_BODY_LIMIT)
+      throw new HttpError(413, 'INVALID_REQUEST', `The request body is larger than ${JSON_BODY_LIMIT} bytes`);
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');
@@ -108,7 +135,9 @@ const mediaType = (header) => (header ?? '').split(';')[0].trim().toLowerCase();
  * @returns {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void}
  */
 export function createListener({ apis, user, password, handlers, faults, tamper }) {
-  const mounts = apis.flatMap((api) => api.basePaths.map((base) => ({ base, api }))).sort((a, b) => b.base.length - a.base.length);
+  const mounts = apis
+    .flatMap((api) => api.basePaths.map((base) => ({ base, api })))
+    .sort((a, b) => b.base.length - a.base.length);
   const expected = Buffer.from(`Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`);
 
   function authorized(header) {
@@ -125,11 +154,19 @@ export function createListener({ apis, user, password, handlers, faults, tamper 
       const mount = mounts.find((m) => url.pathname === m.base || url.pathname.startsWith(`${m.base}/`));
       if (!authorized(req.headers.authorization)) {
         req.resume();
-        res.writeHead(401, { 'content-type': 'text/html;charset=utf-8', 'www-authenticate': 'Basic realm="Intent Gateway Login Required"' });
+        res.writeHead(401, {
+          'content-type': 'text/html;charset=utf-8',
+          'www-authenticate': 'Basic realm="Intent Gateway Login Required"',
+        });
         res.end(UNAUTHORIZED_PAGE);
         return;
       }
-      if (!mount) throw new HttpError(404, 'ENTITY_NOT_FOUND', `No API is served at ${url.pathname}; the base paths are ${mounts.map((m) => m.base).join(', ')}`);
+      if (!mount)
+        throw new HttpError(
+          404,
+          'ENTITY_NOT_FOUND',
+          `No API is served at ${url.pathname}; the base paths are ${mounts.map((m) => m.base).join(', ')}`,
+        );
       api = mount.api;
       const path = url.pathname.slice(mount.base.length) || '/';
       // a repeated key (`entityUuids=a&entityUuids=b`, form style) becomes an array
@@ -138,7 +175,9 @@ export function createListener({ apis, user, password, handlers, faults, tamper 
       const request = { method, path, headers: req.headers, query };
       const operation = api.backend.router.matchOperation(request);
       if (!operation) {
-        const anyMethod = ['get', 'post', 'put', 'delete'].some((m) => api.backend.router.matchOperation({ ...request, method: m }));
+        const anyMethod = ['get', 'post', 'put', 'delete'].some((m) =>
+          api.backend.router.matchOperation({ ...request, method: m }),
+        );
         throw anyMethod
           ? new HttpError(405, 'INVALID_REQUEST', `${method.toUpperCase()} is not an operation of ${path}`)
           : new HttpError(404, 'ENTITY_NOT_FOUND', `No operation at ${path}`);
@@ -148,7 +187,10 @@ export function createListener({ apis, user, password, handlers, faults, tamper 
       // only calls that clients retry (GET/HEAD and x-svc-idempotent POSTs) get the 503/429 faults
       if (isReadOnly({ method, operation })) {
         const fault = faults.httpFault();
-        if (fault) throw new HttpError(fault.status, fault.reason, fault.message, undefined, { 'retry-after': String(fault.retryAfterSeconds) });
+        if (fault)
+          throw new HttpError(fault.status, fault.reason, fault.message, undefined, {
+            'retry-after': String(fault.retryAfterSeconds),
+          });
       }
       const content = operation.requestBody?.content ?? {};
       const type = mediaType(req.headers['content-type']);
@@ -156,17 +198,33 @@ export function createListener({ apis, user, password, handlers, faults, tamper 
       if (content['application/octet-stream']) {
         if (type !== 'application/octet-stream') {
           req.resume();
-          throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE_ERROR', `Content-Type must be application/octet-stream for ${operationId}, not "${type || 'none'}"`);
+          throw new HttpError(
+            415,
+            'UNSUPPORTED_MEDIA_TYPE_ERROR',
+            `Content-Type must be application/octet-stream for ${operationId}, not "${type || 'none'}"`,
+          );
         }
       } else if (content['application/json']) {
-        const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+        const hasBody =
+          Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
         if (hasBody && mediaKind(type) !== 'json') {
           req.resume();
-          throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE_ERROR', `Content-Type must be application/json for ${operationId}, not "${type || 'none'}"`);
+          throw new HttpError(
+            415,
+            'UNSUPPORTED_MEDIA_TYPE_ERROR',
+            `Content-Type must be application/json for ${operationId}, not "${type || 'none'}"`,
+          );
         }
         body = await readJson(req);
         if (body === undefined && operation.requestBody?.required) {
-          throw validationError(api, [{ instancePath: '/requestBody', keyword: 'required', params: {}, message: 'a JSON request body is required' }]);
+          throw validationError(api, [
+            {
+              instancePath: '/requestBody',
+              keyword: 'required',
+              params: {},
+              message: 'a JSON request body is required',
+            },
+          ]);
         }
       } else {
         req.resume();
@@ -176,7 +234,18 @@ export function createListener({ apis, user, password, handlers, faults, tamper 
       if (!result.valid) throw validationError(api, result.errors ?? []);
       const handler = handlers[operationId];
       if (!handler) throw new HttpError(501, 'INTERNAL_ERROR', `${operationId} is not simulated yet`);
-      const answer = await handler({ api, operation, operationId, params: pathParams(operation, path), query, headers: req.headers, body, req, res, origin: originOf(req) });
+      const answer = await handler({
+        api,
+        operation,
+        operationId,
+        params: pathParams(operation, path),
+        query,
+        headers: req.headers,
+        body,
+        req,
+        res,
+        origin: originOf(req),
+      });
       if (!answer) return; // the handler streamed its answer
       if (answer.stream) {
         res.writeHead(answer.status, answer.headers);
@@ -184,7 +253,10 @@ export function createListener({ apis, user, password, handlers, faults, tamper 
         return;
       }
       if (answer.json !== undefined && !tamper) {
-        res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer.json) });
+        res.writeHead(answer.status, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(answer.json),
+        });
         res.end(answer.json);
         return;
       }
@@ -198,7 +270,10 @@ export function createListener({ apis, user, password, handlers, faults, tamper 
       sendJson(res, answer.status, sent, answer.headers);
     } catch (error) {
       if (req.socket.destroyed) return; // the client went away (an upload cut off): nobody to answer
-      const known = error instanceof HttpError ? error : new HttpError(500, 'INTERNAL_ERROR', `Internal error: ${error?.message ?? error}`);
+      const known =
+        error instanceof HttpError
+          ? error
+          : new HttpError(500, 'INTERNAL_ERROR', `Internal error: ${error?.message ?? error}`);
       if (!(error instanceof HttpError)) console.error(`simulator: ${operationId ?? url.pathname}:`, error);
       if (res.headersSent) {
         res.destroy();
@@ -206,7 +281,10 @@ export function createListener({ apis, user, password, handlers, faults, tamper 
       }
       // an error before the body was read: drain it so the client sees the answer
       if (!req.readableEnded) req.resume();
-      sendJson(res, known.status, errorBody(api, operationId, known), { ...known.headers, ...(req.readableEnded ? {} : { connection: 'close' }) });
+      sendJson(res, known.status, errorBody(api, operationId, known), {
+        ...known.headers,
+        ...(req.readableEnded ? {} : { connection: 'close' }),
+      });
     }
   }
 
@@ -224,7 +302,10 @@ function pathParams(operation, path) {
   let template = templates.get(operation);
   if (!template) {
     const names = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-    const source = operation.path.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('([^/]+)');
+    const source = operation.path
+      .split(/\{[^}]+\}/)
+      .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+      .join('([^/]+)');
     template = { names, re: new RegExp(`^${source}/?$`) };
     templates.set(operation, template);
   }

@@ -1,21 +1,22 @@
 // @svc/simulator: a local svc. One HTTP(S) listener serves every API at its production base path,
 // routed and validated from the bundles, with state in SQLite and image bytes as files.
+
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { isIP } from 'node:net';
+import { join } from 'node:path';
 import { root } from '@svc/oas/apis';
 import { loadApis } from './apis.js';
-import { createListener } from './http.js';
-import { openStore } from './store.js';
-import { createTasks } from './tasks.js';
-import { createFiles } from './files.js';
-import { createFaults } from './faults.js';
-import { seedTopology } from './topology.js';
 import { centralHandlers, imageJobs } from './central.js';
 import { elementHandlers } from './element.js';
+import { createFaults } from './faults.js';
+import { createFiles } from './files.js';
+import { createListener } from './http.js';
 import { objectsHandlers, objectsJobs } from './objects.js';
+import { openStore } from './store.js';
+import { createTasks } from './tasks.js';
+import { seedTopology } from './topology.js';
 
 export { parseFaults } from './faults.js';
 
@@ -73,15 +74,24 @@ export async function startSimulator(options) {
     sourceTimeoutMs = 10 * 60_000,
     tamper,
   } = options ?? {};
-  if (typeof password !== 'string' || password === '') throw new Error('startSimulator: password is required (a non-empty string)');
-  if (typeof user !== 'string' || user === '' || user.includes(':')) throw new Error('startSimulator: user must be a non-empty string without ":"');
-  if (!(Number.isFinite(taskSeconds) && taskSeconds >= 0)) throw new Error(`startSimulator: taskSeconds must be a number >= 0, not ${taskSeconds}`);
-  if (!(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new Error(`startSimulator: port must be an integer 0-65535, not ${port}`);
-  if ((options.cert === undefined) !== (options.key === undefined)) throw new Error('startSimulator: cert and key go together');
+  if (typeof password !== 'string' || password === '')
+    throw new Error('startSimulator: password is required (a non-empty string)');
+  if (typeof user !== 'string' || user === '' || user.includes(':'))
+    throw new Error('startSimulator: user must be a non-empty string without ":"');
+  if (!(Number.isFinite(taskSeconds) && taskSeconds >= 0))
+    throw new Error(`startSimulator: taskSeconds must be a number >= 0, not ${taskSeconds}`);
+  if (!(Number.isInteger(port) && port >= 0 && port <= 65535))
+    throw new Error(`startSimulator: port must be an integer 0-65535, not ${port}`);
+  if ((options.cert === undefined) !== (options.key === undefined))
+    throw new Error('startSimulator: cert and key go together');
 
   mkdirSync(dataDir, { recursive: true });
   const apis = await loadApis();
-  const tls = http ? undefined : options.cert ? { cert: options.cert, key: options.key } : await certificate(dataDir, host);
+  const tls = http
+    ? undefined
+    : options.cert
+      ? { cert: options.cert, key: options.key }
+      : await certificate(dataDir, host);
   const store = openStore(join(dataDir, 'state.sqlite'));
   const meta = store.get('meta', 'simulator') ?? { seed: seed ?? Math.floor(Math.random() * 2 ** 31) };
   store.put('meta', 'simulator', meta);
@@ -146,9 +156,14 @@ async function certificate(dataDir, host) {
   const dir = join(dataDir, 'tls');
   const certFile = join(dir, 'cert.pem');
   const keyFile = join(dir, 'key.pem');
-  if (existsSync(certFile) && existsSync(keyFile)) return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
+  if (existsSync(certFile) && existsSync(keyFile))
+    return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
   mkdirSync(dir, { recursive: true });
-  const altNames = [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }];
+  const altNames = [
+    { type: 2, value: 'localhost' },
+    { type: 7, ip: '127.0.0.1' },
+    { type: 7, ip: '::1' },
+  ];
   if (isIP(host) && !['127.0.0.1', '::1', '0.0.0.0', '::'].includes(host)) altNames.push({ type: 7, ip: host });
   else if (!isIP(host) && host !== 'localhost') altNames.push({ type: 2, value: host });
   // imported here: only a first start needs it, and it weighs some 17 MB of memory
@@ -157,7 +172,10 @@ async function certificate(dataDir, host) {
     keyType: 'ec',
     algorithm: 'sha256',
     days: 825,
-    extensions: [{ name: 'basicConstraints', cA: false }, { name: 'subjectAltName', altNames }],
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'subjectAltName', altNames },
+    ],
   });
   writeFileSync(keyFile, pems.private, { mode: 0o600 });
   writeFileSync(certFile, pems.cert);

@@ -14,7 +14,11 @@ export function parseFilter(filter, field, attributes) {
   const terms = filter.split(';').map((term) => {
     const match = /^([a-z_]+)==(.*)$/.exec(term);
     if (!match || !attributes.includes(match[1])) {
-      throw new HttpError(400, 'INVALID_ARGUMENT', `${field} "${filter}" is not supported: use attribute==value with attribute one of ${attributes.join(', ')}`);
+      throw new HttpError(
+        400,
+        'INVALID_ARGUMENT',
+        `${field} "${filter}" is not supported: use attribute==value with attribute one of ${attributes.join(', ')}`,
+      );
     }
     return { attribute: match[1], value: decodeURIComponent(match[2]) };
   });
@@ -34,7 +38,12 @@ export function parseFilter(filter, field, attributes) {
  */
 export function sortBy(items, valuesOf, attribute, order, field, attributes) {
   if (!attribute) return order === 'DESCENDING' ? [...items].reverse() : items;
-  if (!attributes.includes(attribute)) throw new HttpError(400, 'INVALID_ARGUMENT', `${field} "${attribute}" cannot be sorted on: use one of ${attributes.join(', ')}`);
+  if (!attributes.includes(attribute))
+    throw new HttpError(
+      400,
+      'INVALID_ARGUMENT',
+      `${field} "${attribute}" cannot be sorted on: use one of ${attributes.join(', ')}`,
+    );
   const sign = order === 'DESCENDING' ? -1 : 1;
   return items
     .map((item, index) => ({ item, index, value: valuesOf(item)[attribute] }))
@@ -42,7 +51,11 @@ export function sortBy(items, valuesOf, attribute, order, field, attributes) {
       if (a.value === b.value) return a.index - b.index;
       if (a.value === undefined) return 1;
       if (b.value === undefined) return -1;
-      return (typeof a.value === 'number' && typeof b.value === 'number' ? a.value - b.value : String(a.value).localeCompare(String(b.value))) * sign;
+      return (
+        (typeof a.value === 'number' && typeof b.value === 'number'
+          ? a.value - b.value
+          : String(a.value).localeCompare(String(b.value))) * sign
+      );
     })
     .map((x) => x.item);
 }

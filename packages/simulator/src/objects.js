@@ -8,7 +8,12 @@ import { parseFilter, sortBy } from './lists.js';
 const API_VERSION = '3.0';
 const iso = (us) => new Date(Math.floor(us / 1000)).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const notFound = (uuid) => new HttpError(404, 'ENTITY_NOT_FOUND', `objectstore : ${uuid} does not exist.`);
-const busy = (store) => new HttpError(409, 'CONCURRENT_REQUESTS_NOT_ALLOWED', `objectstore ${store.uuid} is in state ${store.state}; retry when the operation has finished.`);
+const busy = (store) =>
+  new HttpError(
+    409,
+    'CONCURRENT_REQUESTS_NOT_ALLOWED',
+    `objectstore ${store.uuid} is in state ${store.state}; retry when the operation has finished.`,
+  );
 
 /**
  * @param {object} o
@@ -25,7 +30,13 @@ export function objectsHandlers({ store, tasks }) {
   function view(os) {
     return {
       api_version: API_VERSION,
-      metadata: { kind: 'objectstore', uuid: os.uuid, creation_time: iso(os.createdUs), last_update_time: iso(os.updatedUs), categories: {} },
+      metadata: {
+        kind: 'objectstore',
+        uuid: os.uuid,
+        creation_time: iso(os.createdUs),
+        last_update_time: iso(os.updatedUs),
+        categories: {},
+      },
       spec: os.spec,
       status: { state: os.state, percent_complete: percent(os) },
     };
@@ -44,7 +55,11 @@ export function objectsHandlers({ store, tasks }) {
     const infra = store.get('subnet', r.buckets_infra_network_reference.uuid);
     const client = store.get('subnet', r.client_access_network_reference.uuid);
     const agg = r.aggregate_resources ?? {};
-    const ips = r.client_access_network_ip_list ?? (r.client_access_network_ipv4_range ? [r.client_access_network_ipv4_range.ipv4_start, r.client_access_network_ipv4_range.ipv4_end] : []);
+    const ips =
+      r.client_access_network_ip_list ??
+      (r.client_access_network_ipv4_range
+        ? [r.client_access_network_ipv4_range.ipv4_start, r.client_access_network_ipv4_range.ipv4_end]
+        : []);
     return {
       name: [os.spec.name],
       domain: [r.domain],
@@ -80,18 +95,33 @@ export function objectsHandlers({ store, tasks }) {
     const known = Object.keys(entities[0]?.values ?? { name: 1 });
     const asked = (body.group_member_attributes ?? [{ attribute: 'name' }]).map((a) => a.attribute);
     const unknown = asked.find((a) => entities.length && !known.includes(a));
-    if (unknown) throw new HttpError(400, 'INVALID_ARGUMENT', `group_member_attributes: "${unknown}" is not an attribute of ${entityType} (attributes: ${known.join(', ')})`);
+    if (unknown)
+      throw new HttpError(
+        400,
+        'INVALID_ARGUMENT',
+        `group_member_attributes: "${unknown}" is not an attribute of ${entityType} (attributes: ${known.join(', ')})`,
+      );
     const keep = parseFilter(body.filter_criteria, 'filter_criteria', ['name', 'state', 'domain']);
     let matched = entities.filter((e) => keep(Object.fromEntries(Object.entries(e.values).map(([k, v]) => [k, v[0]]))));
     if (body.entity_ids) matched = matched.filter((e) => body.entity_ids.includes(e.id));
     const first = (e) => Object.fromEntries(Object.entries(e.values).map(([k, v]) => [k, v[0]]));
-    matched = sortBy(matched, first, body.group_member_sort_attribute, body.group_member_sort_order, 'group_member_sort_attribute', known);
+    matched = sortBy(
+      matched,
+      first,
+      body.group_member_sort_attribute,
+      body.group_member_sort_order,
+      'group_member_sort_attribute',
+      known,
+    );
     const offset = body.group_member_offset ?? 0;
     const count = body.group_member_count ?? 20;
     const now = Date.now() * 1000;
     const entityResults = matched.slice(offset, offset + count).map((e) => ({
       entity_id: e.id,
-      data: asked.map((name) => ({ name, values: e.values[name].length ? [{ values: e.values[name], time: now }] : [] })),
+      data: asked.map((name) => ({
+        name,
+        values: e.values[name].length ? [{ values: e.values[name], time: now }] : [],
+      })),
     }));
     return {
       entity_type: entityType,
@@ -99,7 +129,9 @@ export function objectsHandlers({ store, tasks }) {
       total_entity_count: entities.length,
       filtered_group_count: 1,
       total_group_count: 1,
-      group_results: [{ entity_results: entityResults, filtered_entity_count: matched.length, total_entity_count: entities.length }],
+      group_results: [
+        { entity_results: entityResults, filtered_entity_count: matched.length, total_entity_count: entities.length },
+      ],
     };
   }
 
@@ -116,7 +148,12 @@ export function objectsHandlers({ store, tasks }) {
 
   function checkReference(field, kind, uuid) {
     if (!store.get(kind, uuid.toLowerCase())) {
-      throw new HttpError(422, 'INVALID_ARGUMENT', `Request could not be processed: ${field}: no ${kind} has UUID ${uuid} (list them with POST /api/svc/v3/${kind}s/list)`, { [field]: `no ${kind} has UUID ${uuid}` });
+      throw new HttpError(
+        422,
+        'INVALID_ARGUMENT',
+        `Request could not be processed: ${field}: no ${kind} has UUID ${uuid} (list them with POST /api/svc/v3/${kind}s/list)`,
+        { [field]: `no ${kind} has UUID ${uuid}` },
+      );
     }
   }
 
@@ -125,14 +162,25 @@ export function objectsHandlers({ store, tasks }) {
       const { spec } = ctx.body;
       const r = spec.resources;
       checkReference('spec.resources.cluster_reference.uuid', 'cluster', r.cluster_reference.uuid);
-      checkReference('spec.resources.buckets_infra_network_reference.uuid', 'subnet', r.buckets_infra_network_reference.uuid);
-      checkReference('spec.resources.client_access_network_reference.uuid', 'subnet', r.client_access_network_reference.uuid);
+      checkReference(
+        'spec.resources.buckets_infra_network_reference.uuid',
+        'subnet',
+        r.buckets_infra_network_reference.uuid,
+      );
+      checkReference(
+        'spec.resources.client_access_network_reference.uuid',
+        'subnet',
+        r.client_access_network_reference.uuid,
+      );
       if (store.list('objectstore').some((o) => o.spec.name === spec.name)) {
         throw new HttpError(409, 'ENTITY_ALREADY_EXISTS', `An object store named "${spec.name}" already exists.`);
       }
       const uuid = randomUUID();
       const now = Date.now() * 1000;
-      const task = tasks.start({ operation: 'create_objectstore', entity: { kind: 'objectstore', uuid, name: spec.name } });
+      const task = tasks.start({
+        operation: 'create_objectstore',
+        entity: { kind: 'objectstore', uuid, name: spec.name },
+      });
       const os = { uuid, spec, state: 'PENDING', createdUs: now, updatedUs: now, taskUuid: task.uuid, buckets: [] };
       store.put('objectstore', uuid, os);
       return { status: 202, body: view(os) };
@@ -158,7 +206,13 @@ export function objectsHandlers({ store, tasks }) {
       const os = get(ctx.params.uuid);
       const entities = (os.buckets ?? []).map((b) => ({
         id: b.name,
-        values: { name: [b.name], object_count: [String(b.objects)], storage_usage_bytes: [String(b.usageBytes)], versioning: ['false'], worm: ['false'] },
+        values: {
+          name: [b.name],
+          object_count: [String(b.objects)],
+          storage_usage_bytes: [String(b.usageBytes)],
+          versioning: ['false'],
+          worm: ['false'],
+        },
       }));
       return { status: 200, body: groups(ctx.body, ctx.body.entity_type ?? 'bucket', entities) };
     },
@@ -167,37 +221,43 @@ export function objectsHandlers({ store, tasks }) {
 
 /** Jobs of the object store tasks: how each end shows on the store. */
 export function objectsJobs({ store }) {
-  const set = (uuid, change) => store.update('objectstore', uuid, (o) => {
-    change(o);
-    o.updatedUs = Date.now() * 1000;
-  });
+  const set = (uuid, change) =>
+    store.update('objectstore', uuid, (o) => {
+      change(o);
+      o.updatedUs = Date.now() * 1000;
+    });
   return {
     create_objectstore: {
-      succeed: (task) => set(task.entity.uuid, (o) => {
-        o.state = 'COMPLETE';
-        // a new store comes with one bucket, so the bucket listing has something to page
-        o.buckets = [{ name: 'default-bucket', objects: 0, usageBytes: 0 }];
-      }),
-      fail: (task, error) => set(task.entity.uuid, (o) => {
-        o.state = 'DEPLOYMENT_ERROR';
-        o.error = error.message;
-      }),
+      succeed: (task) =>
+        set(task.entity.uuid, (o) => {
+          o.state = 'COMPLETE';
+          // a new store comes with one bucket, so the bucket listing has something to page
+          o.buckets = [{ name: 'default-bucket', objects: 0, usageBytes: 0 }];
+        }),
+      fail: (task, error) =>
+        set(task.entity.uuid, (o) => {
+          o.state = 'DEPLOYMENT_ERROR';
+          o.error = error.message;
+        }),
     },
     delete_objectstore: {
       succeed: (task) => store.remove('objectstore', task.entity.uuid),
-      fail: (task, error) => set(task.entity.uuid, (o) => {
-        o.state = 'DELETION_ERROR';
-        o.error = error.message;
-      }),
+      fail: (task, error) =>
+        set(task.entity.uuid, (o) => {
+          o.state = 'DELETION_ERROR';
+          o.error = error.message;
+        }),
     },
     regenerate_cert: {
-      succeed: (task) => set(task.entity.uuid, (o) => {
-        o.state = 'COMPLETE';
-      }),
-      fail: (task, error) => set(task.entity.uuid, (o) => {
-        o.state = 'CERT_ERROR';
-        o.error = error.message;
-      }),
+      succeed: (task) =>
+        set(task.entity.uuid, (o) => {
+          o.state = 'COMPLETE';
+        }),
+      fail: (task, error) =>
+        set(task.entity.uuid, (o) => {
+          o.state = 'CERT_ERROR';
+          o.error = error.message;
+        }),
     },
   };
 }

@@ -38,7 +38,9 @@ export function openStore(file) {
     UNIQUE (kind, uuid)
   )`);
   const listStmt = db.prepare('SELECT uuid, doc FROM documents WHERE kind = ? ORDER BY seq');
-  const insertStmt = db.prepare('INSERT INTO documents (kind, uuid, doc) VALUES (?, ?, ?) ON CONFLICT (kind, uuid) DO UPDATE SET doc = excluded.doc');
+  const insertStmt = db.prepare(
+    'INSERT INTO documents (kind, uuid, doc) VALUES (?, ?, ?) ON CONFLICT (kind, uuid) DO UPDATE SET doc = excluded.doc',
+  );
   const deleteStmt = db.prepare('DELETE FROM documents WHERE kind = ? AND uuid = ?');
 
   /** @type {Map<string, Map<string, any>>} kind -> uuid -> document, in insertion order */
@@ -46,7 +48,12 @@ export function openStore(file) {
   const docs = (kind) => {
     let m = cache.get(kind);
     if (!m) {
-      m = new Map(listStmt.all(kind).map((row) => { const d = JSON.parse(row.doc); return [row.uuid, d]; }));
+      m = new Map(
+        listStmt.all(kind).map((row) => {
+          const d = JSON.parse(row.doc);
+          return [row.uuid, d];
+        }),
+      );
       cache.set(kind, m);
     }
     return m;

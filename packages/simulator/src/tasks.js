@@ -2,8 +2,9 @@
 // (percentage rising with time) -> SUCCEEDED, or FAILED with error_code and error_detail, or
 // ABORTED. Its work (fetching a source, ...) is a job; the task ends when both the job is done and
 // the configured task time has passed. Tasks left QUEUED or RUNNING by a stop are run again.
-import { EventEmitter } from 'node:events';
+
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 
 /** A job failure with the task's error_code and error_detail. */
 export class TaskError extends Error {
@@ -66,7 +67,8 @@ export function createTasks({ store, taskMs, faults, jobs }) {
       });
       const failByFault = faults.taskFails();
       await Promise.all([job.run?.(task, controller.signal), sleep(taskMs, controller.signal)]);
-      if (failByFault) throw new TaskError('SIMULATED_FAULT', 'The task failed by a simulated fault (--faults task-fail)');
+      if (failByFault)
+        throw new TaskError('SIMULATED_FAULT', 'The task failed by a simulated fault (--faults task-fail)');
       if (closed) return;
       job.succeed?.(store.get('task', uuid));
       save(uuid, (t) => {
@@ -77,7 +79,13 @@ export function createTasks({ store, taskMs, faults, jobs }) {
     } catch (error) {
       if (closed) return; // a stop: left RUNNING, resumed at the next start
       const aborted = controller.signal.aborted;
-      const failure = error instanceof TaskError ? error : new TaskError(aborted ? 'ABORTED' : 'INTERNAL_ERROR', aborted ? 'The task was aborted' : String(error?.message ?? error));
+      const failure =
+        error instanceof TaskError
+          ? error
+          : new TaskError(
+              aborted ? 'ABORTED' : 'INTERNAL_ERROR',
+              aborted ? 'The task was aborted' : String(error?.message ?? error),
+            );
       job.fail?.(store.get('task', uuid), failure);
       save(uuid, (t) => {
         t.status = aborted ? 'ABORTED' : 'FAILED';
@@ -183,9 +191,13 @@ function sleep(ms, signal) {
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }

@@ -18,8 +18,21 @@ const GiB = 1024 ** 3;
 export function seedTopology(store, seed) {
   if (store.count('cluster') > 0) return;
   const created = '2026-01-05T09:00:00Z';
-  const pe = { uuid: seededUuid(seed, 'cluster-01'), name: 'cluster-01', ip: '10.10.100.10', nodes: ['10.10.100.11', '10.10.100.12', '10.10.100.13'], created };
-  const pc = { uuid: seededUuid(seed, 'prism-central'), name: 'prism-central', ip: '10.10.100.5', nodes: ['10.10.100.5'], created, central: true };
+  const pe = {
+    uuid: seededUuid(seed, 'cluster-01'),
+    name: 'cluster-01',
+    ip: '10.10.100.10',
+    nodes: ['10.10.100.11', '10.10.100.12', '10.10.100.13'],
+    created,
+  };
+  const pc = {
+    uuid: seededUuid(seed, 'prism-central'),
+    name: 'prism-central',
+    ip: '10.10.100.5',
+    nodes: ['10.10.100.5'],
+    created,
+    central: true,
+  };
   store.put('cluster', pe.uuid, pe);
   store.put('cluster', pc.uuid, pc);
   const subnets = [
@@ -28,7 +41,15 @@ export function seedTopology(store, seed) {
   ];
   for (const s of subnets) {
     const uuid = seededUuid(seed, s.name);
-    store.put('subnet', uuid, { uuid, name: s.name, vlanId: s.vlan, prefix: s.prefix, clusterUuid: pe.uuid, clusterName: pe.name, created });
+    store.put('subnet', uuid, {
+      uuid,
+      name: s.name,
+      vlanId: s.vlan,
+      prefix: s.prefix,
+      clusterUuid: pe.uuid,
+      clusterName: pe.name,
+      created,
+    });
   }
   const containers = [
     { name: 'default-container-33871', id: 4, capacity: 20 * 1024 * GiB, used: 412 * GiB },
@@ -37,6 +58,15 @@ export function seedTopology(store, seed) {
   ];
   for (const c of containers) {
     const uuid = seededUuid(seed, `container-${c.name}`);
-    store.put('container', uuid, { uuid, name: c.name, id: `${pe.uuid}::${c.id}`, numericId: c.id, clusterUuid: pe.uuid, storagePoolUuid: seededUuid(seed, 'storage-pool'), capacity: c.capacity, baseUsage: c.used });
+    store.put('container', uuid, {
+      uuid,
+      name: c.name,
+      id: `${pe.uuid}::${c.id}`,
+      numericId: c.id,
+      clusterUuid: pe.uuid,
+      storagePoolUuid: seededUuid(seed, 'storage-pool'),
+      capacity: c.capacity,
+      baseUsage: c.used,
+    });
   }
 }

@@ -1,11 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSimulator, waitTask } from './support/sim.js';
 import { startSource } from './support/source.js';
 
 const V3 = '/api/svc/v3';
 const MISSING = '0e09cf83-ac68-4f28-af70-6df9a43df4f0';
-const createBody = (name, resources = { image_type: 'DISK_IMAGE' }) => ({ api_version: '3.1.0', metadata: { kind: 'image' }, spec: { name, resources } });
+const createBody = (name, resources = { image_type: 'DISK_IMAGE' }) => ({
+  api_version: '3.1.0',
+  metadata: { kind: 'image' },
+  spec: { name, resources },
+});
 
 let t;
 let source;
@@ -24,7 +28,7 @@ afterEach(() => {
 });
 
 describe('requests the spec refuses', () => {
-  it('answers 401 with production\'s HTML body to a missing or wrong credential', async () => {
+  it("answers 401 with production's HTML body to a missing or wrong credential", async () => {
     for (const auth of [null, `Basic ${Buffer.from('admin:wrong').toString('base64')}`]) {
       const res = await t.call('POST', `${V3}/images/list`, { body: {}, auth });
       expect(res.status).toBe(401);
@@ -35,27 +39,43 @@ describe('requests the spec refuses', () => {
   });
 
   it('answers 422 with the v3 envelope naming each bad field and its rule', async () => {
-    const res = await t.call('POST', `${V3}/images`, { body: { metadata: { kind: 'image' }, spec: { name: 'x', resources: { image_type: 'CD_IMAGE' } } } });
+    const res = await t.call('POST', `${V3}/images`, {
+      body: { metadata: { kind: 'image' }, spec: { name: 'x', resources: { image_type: 'CD_IMAGE' } } },
+    });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ api_version: '3.1', code: 422, kind: 'image', state: 'ERROR' });
     const [message] = res.body.message_list;
     expect(message.reason).toBe('INVALID_REQUEST');
     expect(message.details['spec.resources.image_type']).toMatch(/allowed values: "DISK_IMAGE", "ISO_IMAGE"/);
     expect(message.message).toContain('spec.resources.image_type');
-    const missing = await t.call('POST', `${V3}/images`, { body: { metadata: { kind: 'image' }, spec: { resources: {} } } });
+    const missing = await t.call('POST', `${V3}/images`, {
+      body: { metadata: { kind: 'image' }, spec: { resources: {} } },
+    });
     expect(missing.body.message_list[0].details).toHaveProperty('spec.name');
   });
 
   it('answers 400 to malformed JSON, 415 to a wrong media type, 404 to an unknown UUID', async () => {
-    const malformed = await t.call('POST', `${V3}/images/list`, { body: '{"kind": ', headers: { 'content-type': 'application/json' } });
+    const malformed = await t.call('POST', `${V3}/images/list`, {
+      body: '{"kind": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.message_list[0].message).toMatch(/not valid JSON/);
-    const wrongType = await t.call('POST', `${V3}/images/list`, { body: 'kind=image', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const wrongType = await t.call('POST', `${V3}/images/list`, {
+      body: 'kind=image',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(wrongType.status).toBe(415);
     expect(wrongType.body.message_list[0].reason).toBe('UNSUPPORTED_MEDIA_TYPE_ERROR');
     const unknown = await t.call('GET', `${V3}/images/${MISSING}`);
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ api_version: '3.1', code: 404, kind: 'image', message_list: [{ message: `image : ${MISSING} does not exist.`, reason: 'ENTITY_NOT_FOUND' }], state: 'ERROR' });
+    expect(unknown.body).toEqual({
+      api_version: '3.1',
+      code: 404,
+      kind: 'image',
+      message_list: [{ message: `image : ${MISSING} does not exist.`, reason: 'ENTITY_NOT_FOUND' }],
+      state: 'ERROR',
+    });
     const badUuid = await t.call('GET', `${V3}/tasks/not-a-uuid`);
     expect(badUuid.status).toBe(422);
     expect(badUuid.body.message_list[0].message).toMatch(/uuid \(path\)/);
@@ -64,13 +84,19 @@ describe('requests the spec refuses', () => {
 
 describe('v3 image lifecycle', () => {
   it('fetches source_uri: PENDING, a task that succeeds, COMPLETE with the real size, the bytes downloadable', async () => {
-    const created = await t.call('POST', `${V3}/images`, { body: createBody('from-url', { image_type: 'DISK_IMAGE', source_uri: `${source.url}/disk.qcow2` }) });
+    const created = await t.call('POST', `${V3}/images`, {
+      body: createBody('from-url', { image_type: 'DISK_IMAGE', source_uri: `${source.url}/disk.qcow2` }),
+    });
     expect(created.status).toBe(202);
     expect(created.body.status.state).toBe('PENDING');
     const taskUuid = created.body.status.execution_context.task_uuid;
     expect(typeof taskUuid).toBe('string');
     const task = await waitTask(t.call, taskUuid);
-    expect(task).toMatchObject({ status: 'SUCCEEDED', percentage_complete: 100, operation_type: 'create_image_intentful' });
+    expect(task).toMatchObject({
+      status: 'SUCCEEDED',
+      percentage_complete: 100,
+      operation_type: 'create_image_intentful',
+    });
     expect(task.entity_reference_list).toEqual([{ kind: 'image', uuid: created.body.metadata.uuid, name: 'from-url' }]);
     const image = await t.call('GET', `${V3}/images/${created.body.metadata.uuid}`);
     expect(image.body.status.state).toBe('COMPLETE');
@@ -83,7 +109,9 @@ describe('v3 image lifecycle', () => {
   });
 
   it('ends the task FAILED with error_code and error_detail when the source is unreachable', async () => {
-    const created = await t.call('POST', `${V3}/images`, { body: createBody('missing', { image_type: 'ISO_IMAGE', source_uri: `${source.url}/missing.iso` }) });
+    const created = await t.call('POST', `${V3}/images`, {
+      body: createBody('missing', { image_type: 'ISO_IMAGE', source_uri: `${source.url}/missing.iso` }),
+    });
     const task = await waitTask(t.call, created.body.status.execution_context.task_uuid);
     expect(task.status).toBe('FAILED');
     expect(task.error_code).toBeTruthy();
@@ -97,17 +125,37 @@ describe('v3 image lifecycle', () => {
     const uuid = created.body.metadata.uuid;
     expect((await waitTask(t.call, created.body.status.execution_context.task_uuid)).status).toBe('SUCCEEDED');
     const data = randomBytes(100_000);
-    const wrong = await t.call('PUT', `${V3}/images/${uuid}/file`, { body: data, headers: { 'content-type': 'application/octet-stream', 'x-svc-checksum-type': 'SHA_256', 'x-svc-checksum-bytes': '00'.repeat(32) } });
+    const wrong = await t.call('PUT', `${V3}/images/${uuid}/file`, {
+      body: data,
+      headers: {
+        'content-type': 'application/octet-stream',
+        'x-svc-checksum-type': 'SHA_256',
+        'x-svc-checksum-bytes': '00'.repeat(32),
+      },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.message_list[0].message).toMatch(/X-Svc-Checksum-Bytes does not match/);
-    const wrongType = await t.call('PUT', `${V3}/images/${uuid}/file`, { body: data, headers: { 'content-type': 'text/plain' } });
+    const wrongType = await t.call('PUT', `${V3}/images/${uuid}/file`, {
+      body: data,
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(wrongType.status).toBe(415);
     const sha1 = createHash('sha1').update(data).digest('hex');
-    const ok = await t.call('PUT', `${V3}/images/${uuid}/file`, { body: data, headers: { 'content-type': 'application/octet-stream', 'x-svc-checksum-type': 'SHA_1', 'x-svc-checksum-bytes': sha1 } });
+    const ok = await t.call('PUT', `${V3}/images/${uuid}/file`, {
+      body: data,
+      headers: {
+        'content-type': 'application/octet-stream',
+        'x-svc-checksum-type': 'SHA_1',
+        'x-svc-checksum-bytes': sha1,
+      },
+    });
     expect(ok.status).toBe(200);
     const image = await t.call('GET', `${V3}/images/${uuid}`);
     expect(image.body.status.resources.size_bytes).toBe(data.length);
-    const again = await t.call('PUT', `${V3}/images/${uuid}/file`, { body: data, headers: { 'content-type': 'application/octet-stream' } });
+    const again = await t.call('PUT', `${V3}/images/${uuid}/file`, {
+      body: data,
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     expect(again.status).toBe(409);
   });
 
@@ -117,7 +165,15 @@ describe('v3 image lifecycle', () => {
     await waitTask(t.call, created.body.status.execution_context.task_uuid);
     const { request } = await import('node:https');
     await new Promise((resolve) => {
-      const req = request(`${t.sim.url}${V3}/images/${uuid}/file`, { method: 'PUT', ca: t.sim.ca, headers: { authorization: `Basic ${Buffer.from('admin:sim-test-password').toString('base64')}`, 'content-type': 'application/octet-stream', 'content-length': 10_000_000 } });
+      const req = request(`${t.sim.url}${V3}/images/${uuid}/file`, {
+        method: 'PUT',
+        ca: t.sim.ca,
+        headers: {
+          authorization: `Basic ${Buffer.from('admin:sim-test-password').toString('base64')}`,
+          'content-type': 'application/octet-stream',
+          'content-length': 10_000_000,
+        },
+      });
       req.on('error', () => resolve(undefined));
       req.write(randomBytes(1_000_000), () => setTimeout(() => req.destroy(), 100));
     });
@@ -130,7 +186,10 @@ describe('v3 image lifecycle', () => {
     expect(image.body.status.resources.size_bytes).toBeUndefined();
     let retried;
     for (let i = 0; i < 100; i++) {
-      retried = await t.call('PUT', `${V3}/images/${uuid}/file`, { body: bytes, headers: { 'content-type': 'application/octet-stream' } });
+      retried = await t.call('PUT', `${V3}/images/${uuid}/file`, {
+        body: bytes,
+        headers: { 'content-type': 'application/octet-stream' },
+      });
       if (retried.status !== 409) break; // the cut-off request may still be winding down
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -142,7 +201,14 @@ describe('v3 image lifecycle', () => {
     const created = await t.call('POST', `${V3}/images`, { body: createBody('to-update') });
     const uuid = created.body.metadata.uuid;
     await waitTask(t.call, created.body.status.execution_context.task_uuid);
-    const update = (name, specVersion) => t.call('PUT', `${V3}/images/${uuid}`, { body: { api_version: '3.1.0', metadata: { kind: 'image', spec_version: specVersion }, spec: { name, resources: { image_type: 'DISK_IMAGE' } } } });
+    const update = (name, specVersion) =>
+      t.call('PUT', `${V3}/images/${uuid}`, {
+        body: {
+          api_version: '3.1.0',
+          metadata: { kind: 'image', spec_version: specVersion },
+          spec: { name, resources: { image_type: 'DISK_IMAGE' } },
+        },
+      });
     // ten writers with the same spec_version: exactly one wins, the others are told to re-read
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => update(`writer-${i}`, 0)));
     const winners = answers.filter((a) => a.status === 202);
@@ -161,7 +227,10 @@ describe('v3 image lifecycle', () => {
     const created = await t.call('POST', `${V3}/images`, { body: createBody('to-delete') });
     const uuid = created.body.metadata.uuid;
     await waitTask(t.call, created.body.status.execution_context.task_uuid);
-    const listed = async () => (await t.call('POST', `${V3}/images/list`, { body: { kind: 'image', filter: 'name==to-delete' } })).body.entities.map((e) => e.status.state);
+    const listed = async () =>
+      (
+        await t.call('POST', `${V3}/images/list`, { body: { kind: 'image', filter: 'name==to-delete' } })
+      ).body.entities.map((e) => e.status.state);
     expect(await listed()).toEqual(['COMPLETE']);
     const deleted = await t.call('DELETE', `${V3}/images/${uuid}`);
     expect(deleted.status).toBe(202);
@@ -180,7 +249,9 @@ describe('v3 image lifecycle', () => {
     const all = await t.call('POST', `${V3}/images/list`, { body: { kind: 'image', length: 500 } });
     const total = all.body.metadata.total_matches;
     expect(all.body.entities).toHaveLength(total);
-    const page = await t.call('POST', `${V3}/images/list`, { body: { kind: 'image', offset: 1, length: 2, sort_attribute: 'name', sort_order: 'ASCENDING' } });
+    const page = await t.call('POST', `${V3}/images/list`, {
+      body: { kind: 'image', offset: 1, length: 2, sort_attribute: 'name', sort_order: 'ASCENDING' },
+    });
     const sorted = all.body.entities.map((e) => e.spec.name).sort((a, b) => a.localeCompare(b));
     expect(page.body.entities.map((e) => e.spec.name)).toEqual(sorted.slice(1, 3));
     expect(page.body.metadata).toMatchObject({ total_matches: total, offset: 1, length: 2 });
@@ -206,12 +277,18 @@ describe('v3 tasks', () => {
       expect(middle.body.status).toBe('RUNNING');
       expect(middle.body.percentage_complete).toBeGreaterThan(0);
       expect(middle.body.percentage_complete).toBeLessThan(100);
-      const timedOut = await slow.call('POST', `${V3}/tasks/poll`, { body: { poll_timeout_seconds: 0, task_uuid_list: [uuid] } });
+      const timedOut = await slow.call('POST', `${V3}/tasks/poll`, {
+        body: { poll_timeout_seconds: 0, task_uuid_list: [uuid] },
+      });
       expect(timedOut.body).toEqual({ entities: [], has_poll_timed_out: true });
-      const polled = await slow.call('POST', `${V3}/tasks/poll`, { body: { poll_timeout_seconds: 10, task_uuid_list: [uuid] } });
+      const polled = await slow.call('POST', `${V3}/tasks/poll`, {
+        body: { poll_timeout_seconds: 10, task_uuid_list: [uuid] },
+      });
       expect(polled.body.has_poll_timed_out).toBe(false);
       expect(polled.body.entities.map((e) => [e.uuid, e.status])).toEqual([[uuid, 'SUCCEEDED']]);
-      const listed = await slow.call('POST', `${V3}/tasks/list`, { body: { kind: 'task', filter: `entity_uuid==${created.body.metadata.uuid}` } });
+      const listed = await slow.call('POST', `${V3}/tasks/list`, {
+        body: { kind: 'task', filter: `entity_uuid==${created.body.metadata.uuid}` },
+      });
       expect(listed.body.entities.map((e) => e.uuid)).toEqual([uuid]);
       expect(slow.violations).toEqual([]);
     } finally {
@@ -230,7 +307,9 @@ describe('seeded topology', () => {
   it('lists clusters and subnets whose UUIDs object store creation takes', async () => {
     const clusters = await t.call('POST', `${V3}/clusters/list`, { body: { kind: 'cluster' } });
     expect(clusters.body.entities.map((c) => c.spec.name)).toContain('cluster-01');
-    const subnets = await t.call('POST', `${V3}/subnets/list`, { body: { kind: 'subnet', filter: 'name==vlan-110-infra' } });
+    const subnets = await t.call('POST', `${V3}/subnets/list`, {
+      body: { kind: 'subnet', filter: 'name==vlan-110-infra' },
+    });
     expect(subnets.body.entities).toHaveLength(1);
     expect(subnets.body.entities[0].spec.cluster_reference.name).toBe('cluster-01');
   });

@@ -1,15 +1,16 @@
 // `npm run simulator` as a user runs it: a child process, driven by a production-style client
 // (plain fetch with host, port, credentials and an unverified certificate, as `curl -k` does),
 // killed with SIGKILL and started again on the same data dir.
-import { afterAll, describe, expect, it } from 'vitest';
+
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { Agent, fetch } from 'undici';
 import { freePort } from '@svc/mock';
+import { Agent, fetch } from 'undici';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const PASSWORD = 'cli-test-password';
@@ -25,7 +26,10 @@ afterAll(async () => {
 
 /** Runs the CLI; resolves with the child and its printed URL once it listens, or its exit code and output. */
 function run(args, env = {}) {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, SVC_SIM_PASSWORD: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, SVC_SIM_PASSWORD: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   let out = '';
   return new Promise((resolve, reject) => {
@@ -48,10 +52,11 @@ function run(args, env = {}) {
   });
 }
 
-const killed = (child) => new Promise((resolve) => {
-  child.once('exit', resolve);
-  child.kill('SIGKILL');
-});
+const killed = (child) =>
+  new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGKILL');
+  });
 
 describe('npm run simulator', () => {
   it('refuses bad arguments with one line naming the option, the usage and exit code 2', async () => {
@@ -71,7 +76,18 @@ describe('npm run simulator', () => {
 
   it('serves a production-style client, keeps everything across SIGKILL, and resumes a running task', async () => {
     const port = await freePort();
-    const args = ['--host', '127.0.0.1', '--port', String(port), '--data', dataDir, '--user', 'admin', '--task-seconds', '0.2'];
+    const args = [
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--data',
+      dataDir,
+      '--user',
+      'admin',
+      '--task-seconds',
+      '0.2',
+    ];
     const first = await run(args, { SVC_SIM_PASSWORD: PASSWORD });
     expect(first.url).toBe(`https://127.0.0.1:${port}`);
     expect(first.out()).not.toContain(PASSWORD);
@@ -85,7 +101,10 @@ describe('npm run simulator', () => {
         duplex: 'half',
       });
       const text = await res.text();
-      return { status: res.status, body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+      return {
+        status: res.status,
+        body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text,
+      };
     };
     const pollTask = async (uuid) => {
       for (let i = 0; i < 300; i++) {
@@ -98,16 +117,26 @@ describe('npm run simulator', () => {
     };
 
     // create, poll until SUCCEEDED, upload a local file, delete, poll until 404
-    const created = await api('POST', '/images', { api_version: '3.1.0', metadata: { kind: 'image' }, spec: { name: 'prod-style', resources: { image_type: 'DISK_IMAGE', architecture: 'X86_64' } } });
+    const created = await api('POST', '/images', {
+      api_version: '3.1.0',
+      metadata: { kind: 'image' },
+      spec: { name: 'prod-style', resources: { image_type: 'DISK_IMAGE', architecture: 'X86_64' } },
+    });
     expect(created.status).toBe(202);
     const uuid = created.body.metadata.uuid;
     await pollTask(created.body.status.execution_context.task_uuid);
     const file = join(dataDir, '..', `svc-sim-upload-${process.pid}.img`);
     writeFileSync(file, randomBytes(64 * 1024));
     const { openAsBlob } = await import('node:fs');
-    expect((await api('PUT', `/images/${uuid}/file`, await openAsBlob(file), 'application/octet-stream')).status).toBe(200);
+    expect((await api('PUT', `/images/${uuid}/file`, await openAsBlob(file), 'application/octet-stream')).status).toBe(
+      200,
+    );
     rmSync(file);
-    const kept = await api('POST', '/images', { api_version: '3.1.0', metadata: { kind: 'image' }, spec: { name: 'kept', resources: { image_type: 'ISO_IMAGE' } } });
+    const kept = await api('POST', '/images', {
+      api_version: '3.1.0',
+      metadata: { kind: 'image' },
+      spec: { name: 'kept', resources: { image_type: 'ISO_IMAGE' } },
+    });
     await pollTask(kept.body.status.execution_context.task_uuid);
     const deleted = await api('DELETE', `/images/${uuid}`);
     expect(deleted.body.status.state).toBe('DELETE_PENDING');
@@ -121,7 +150,11 @@ describe('npm run simulator', () => {
 
     // a task left running by a SIGKILL
     const slow = await run([...args.slice(0, -1), '60'], { SVC_SIM_PASSWORD: PASSWORD });
-    const pending = await api('POST', '/images', { api_version: '3.1.0', metadata: { kind: 'image' }, spec: { name: 'interrupted', resources: { image_type: 'DISK_IMAGE' } } });
+    const pending = await api('POST', '/images', {
+      api_version: '3.1.0',
+      metadata: { kind: 'image' },
+      spec: { name: 'interrupted', resources: { image_type: 'DISK_IMAGE' } },
+    });
     const pendingTask = pending.body.status.execution_context.task_uuid;
     await new Promise((r) => setTimeout(r, 700));
     expect((await api('GET', `/tasks/${pendingTask}`)).body.status).toBe('RUNNING');
@@ -143,7 +176,14 @@ describe('npm run simulator', () => {
     expect(started.url).toBe(`http://127.0.0.1:${port}`);
     const password = /password (\S+) \(generated/.exec(started.out())?.[1];
     expect(password).toBeTruthy();
-    const res = await fetch(`${started.url}/api/svc/v3/clusters/list`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`, 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${started.url}/api/svc/v3/clusters/list`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`,
+        'content-type': 'application/json',
+      },
+      body: '{}',
+    });
     expect(res.status).toBe(200);
     await killed(started.child);
   });

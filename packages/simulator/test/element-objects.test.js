@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSimulator } from './support/sim.js';
 
 const MISSING = '0e09cf83-ac68-4f28-af70-6df9a43df4f0';
@@ -27,7 +27,9 @@ describe('element v0.8 and v2.0', () => {
     const containers = await t.call('GET', '/api/svc/v2.0/storage_containers');
     const iso = containers.body.entities.find((c) => c.name === 'ISO');
     const usageBefore = Number(iso.usage_stats['storage.usage_bytes']);
-    const created = await t.call('POST', '/api/svc/v0.8/images', { body: { name: 'two-phase', imageType: 'ISO_IMAGE', annotation: 'phase one' } });
+    const created = await t.call('POST', '/api/svc/v0.8/images', {
+      body: { name: 'two-phase', imageType: 'ISO_IMAGE', annotation: 'phase one' },
+    });
     expect(created.status).toBe(200);
     const task = await waitV0_8(created.body.taskUuid);
     const uuid = task.entityList[0].uuid;
@@ -35,20 +37,38 @@ describe('element v0.8 and v2.0', () => {
     expect(record.body.imageState).toBe('INACTIVE');
 
     const data = randomBytes(300_000);
-    const unknownContainer = await t.call('PUT', `/api/svc/v0.8/images/${uuid}/upload`, { body: data, headers: { 'content-type': 'application/octet-stream', 'x-svc-destination-container': MISSING } });
+    const unknownContainer = await t.call('PUT', `/api/svc/v0.8/images/${uuid}/upload`, {
+      body: data,
+      headers: { 'content-type': 'application/octet-stream', 'x-svc-destination-container': MISSING },
+    });
     expect(unknownContainer.status).toBe(404);
     expect(unknownContainer.body.message).toMatch(/X-Svc-Destination-Container/);
-    const noHeader = await t.call('PUT', `/api/svc/v0.8/images/${uuid}/upload`, { body: data, headers: { 'content-type': 'application/octet-stream' } });
+    const noHeader = await t.call('PUT', `/api/svc/v0.8/images/${uuid}/upload`, {
+      body: data,
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     expect(noHeader.status).toBe(400);
     expect(noHeader.body.message).toMatch(/x-svc-destination-container/);
 
     // the legacy base answers the same
-    const upload = await t.call('PUT', `/PrismGateway/services/rest/v0.8/images/${uuid}/upload`, { body: data, headers: { 'content-type': 'application/octet-stream;charset=UTF-8', 'x-svc-destination-container': iso.storage_container_uuid } });
+    const upload = await t.call('PUT', `/PrismGateway/services/rest/v0.8/images/${uuid}/upload`, {
+      body: data,
+      headers: {
+        'content-type': 'application/octet-stream;charset=UTF-8',
+        'x-svc-destination-container': iso.storage_container_uuid,
+      },
+    });
     expect(upload.status).toBe(200);
     expect((await waitV0_8(upload.body.taskUuid)).progressStatus).toBe('Succeeded');
     const active = await t.call('GET', `/api/svc/v0.8/images/${uuid}`);
     expect(active.body).toMatchObject({ imageState: 'ACTIVE', containerUuid: iso.storage_container_uuid });
-    const again = await t.call('PUT', `/api/svc/v0.8/images/${uuid}/upload`, { body: data, headers: { 'content-type': 'application/octet-stream', 'x-svc-destination-container': iso.storage_container_uuid } });
+    const again = await t.call('PUT', `/api/svc/v0.8/images/${uuid}/upload`, {
+      body: data,
+      headers: {
+        'content-type': 'application/octet-stream',
+        'x-svc-destination-container': iso.storage_container_uuid,
+      },
+    });
     expect(again.status).toBe(400);
     expect(again.body.message).toMatch(/not in state INACTIVE/);
 
@@ -57,18 +77,26 @@ describe('element v0.8 and v2.0', () => {
     const v2 = await t.call('GET', `/api/svc/v2.0/storage_containers/${iso.storage_container_uuid}`);
     expect(Number(v2.body.usage_stats['storage.usage_bytes'])).toBe(usageBefore + data.length);
     const listed = await t.call('GET', `/api/svc/v2.0/images`);
-    expect(listed.body.entities.find((i) => i.uuid === uuid)).toMatchObject({ image_state: 'ACTIVE', vm_disk_size: data.length, storage_container_name: 'ISO' });
+    expect(listed.body.entities.find((i) => i.uuid === uuid)).toMatchObject({
+      image_state: 'ACTIVE',
+      vm_disk_size: data.length,
+      storage_container_name: 'ISO',
+    });
   });
 
   it('filters v0.8 images, deletes through v2.0 and answers 404 after', async () => {
-    const created = await t.call('POST', '/api/svc/v2.0/images', { body: { name: 'v2-image', image_type: 'DISK_IMAGE' } });
+    const created = await t.call('POST', '/api/svc/v2.0/images', {
+      body: { name: 'v2-image', image_type: 'DISK_IMAGE' },
+    });
     expect(created.status).toBe(201);
     const task = await t.call('GET', `/api/svc/v2.0/tasks/${created.body.task_uuid}`);
     const uuid = task.body.entity_list[0].entity_id;
     const filtered = await t.call('GET', '/api/svc/v0.8/images?filterCriteria=name%3D%3Dv2-image');
     expect(filtered.body.entities.map((i) => i.uuid)).toEqual([uuid]);
     const deleted = await t.call('DELETE', `/api/svc/v2.0/images/${uuid}`);
-    const polled = await t.call('POST', '/api/svc/v2.0/tasks/poll', { body: { completed_tasks: [deleted.body.task_uuid], timeout_interval: 10 } });
+    const polled = await t.call('POST', '/api/svc/v2.0/tasks/poll', {
+      body: { completed_tasks: [deleted.body.task_uuid], timeout_interval: 10 },
+    });
     expect(polled.body.completed_tasks_info[0].progress_status).toBe('Succeeded');
     expect((await t.call('GET', `/api/svc/v0.8/images/${uuid}`)).status).toBe(404);
     expect((await t.call('GET', `/api/svc/v2.0/tasks/${MISSING}`)).status).toBe(404);
@@ -77,8 +105,12 @@ describe('element v0.8 and v2.0', () => {
 
 describe('object stores', () => {
   it('creates a store from the seeded cluster and subnets, follows it to COMPLETE, lists, regenerates, deletes', async () => {
-    const cluster = (await t.call('POST', '/api/svc/v3/clusters/list', { body: { kind: 'cluster', filter: 'name==cluster-01' } })).body.entities[0].metadata.uuid;
-    const subnets = (await t.call('POST', '/api/svc/v3/subnets/list', { body: { kind: 'subnet' } })).body.entities.map((s) => s.metadata.uuid);
+    const cluster = (
+      await t.call('POST', '/api/svc/v3/clusters/list', { body: { kind: 'cluster', filter: 'name==cluster-01' } })
+    ).body.entities[0].metadata.uuid;
+    const subnets = (await t.call('POST', '/api/svc/v3/subnets/list', { body: { kind: 'subnet' } })).body.entities.map(
+      (s) => s.metadata.uuid,
+    );
     const body = {
       api_version: '3.0',
       metadata: { kind: 'objectstore' },
@@ -118,16 +150,32 @@ describe('object stores', () => {
     }
     expect(state).toBe('COMPLETE');
 
-    const groups = await t.call('POST', '/oss/api/svc/v3/groups', { body: { entity_type: 'objectstore', group_member_attributes: [{ attribute: 'name' }, { attribute: 'state' }, { attribute: 'num_buckets' }, { attribute: 'cluster_name' }] } });
+    const groups = await t.call('POST', '/oss/api/svc/v3/groups', {
+      body: {
+        entity_type: 'objectstore',
+        group_member_attributes: [
+          { attribute: 'name' },
+          { attribute: 'state' },
+          { attribute: 'num_buckets' },
+          { attribute: 'cluster_name' },
+        ],
+      },
+    });
     const entity = groups.body.group_results[0].entity_results.find((e) => e.entity_id === uuid);
     const value = (name) => entity.data.find((d) => d.name === name).values[0].values[0];
     expect([value('name'), value('state'), value('cluster_name')]).toEqual(['objects-01', 'COMPLETE', 'cluster-01']);
-    const unknown = await t.call('POST', '/oss/api/svc/v3/groups', { body: { entity_type: 'objectstore', group_member_attributes: [{ attribute: 'colour' }] } });
+    const unknown = await t.call('POST', '/oss/api/svc/v3/groups', {
+      body: { entity_type: 'objectstore', group_member_attributes: [{ attribute: 'colour' }] },
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.message_list[0].message).toMatch(/"colour" is not an attribute/);
 
-    const buckets = await t.call('POST', `/oss/api/svc/v3/objectstores/${uuid}/groups`, { body: { entity_type: 'bucket', group_member_attributes: [{ attribute: 'name' }, { attribute: 'object_count' }] } });
-    expect(buckets.body.group_results[0].entity_results.map((e) => e.data.map((d) => d.values[0].values[0]))).toEqual([['default-bucket', '0']]);
+    const buckets = await t.call('POST', `/oss/api/svc/v3/objectstores/${uuid}/groups`, {
+      body: { entity_type: 'bucket', group_member_attributes: [{ attribute: 'name' }, { attribute: 'object_count' }] },
+    });
+    expect(buckets.body.group_results[0].entity_results.map((e) => e.data.map((d) => d.values[0].values[0]))).toEqual([
+      ['default-bucket', '0'],
+    ]);
 
     expect((await t.call('POST', `/oss/api/svc/v3/objectstores/${uuid}/regenerate_self_signed_cert`)).status).toBe(202);
     const replacing = await t.call('GET', `/oss/api/svc/v3/objectstores/${uuid}`);

@@ -17,7 +17,11 @@ afterEach(() => {
   expect(t.violations).toEqual([]);
   expect(slow.violations).toEqual([]);
 });
-const image = (name) => ({ api_version: '3.1.0', metadata: { kind: 'image' }, spec: { name, resources: { image_type: 'DISK_IMAGE' } } });
+const image = (name) => ({
+  api_version: '3.1.0',
+  metadata: { kind: 'image' },
+  spec: { name, resources: { image_type: 'DISK_IMAGE' } },
+});
 
 describe('central: tasks_abort, services', () => {
   it('aborts a running task: requested_status then ABORTED; a finished one cannot be aborted', async () => {
@@ -37,31 +41,55 @@ describe('central: tasks_abort, services', () => {
     const enabled = await t.call('POST', '/api/svc/v3/services/oss', { body: { state: 'ENABLE' } });
     expect(enabled.status).toBe(202);
     expect((await waitTask(t.call, enabled.body.task_uuid)).status).toBe('SUCCEEDED');
-    expect((await t.call('GET', '/api/svc/v3/services/oss/status')).body).toEqual({ service_enablement_status: 'ENABLED', task_uuid: enabled.body.task_uuid });
+    expect((await t.call('GET', '/api/svc/v3/services/oss/status')).body).toEqual({
+      service_enablement_status: 'ENABLED',
+      task_uuid: enabled.body.task_uuid,
+    });
     expect((await t.call('GET', '/api/svc/v3/services/files/status')).status).toBe(404);
   });
 });
 
 describe('element: v2.0 image get/update, task lists, v0.8 poll', () => {
   it('gets and updates a v2.0 image, lists its tasks in v2.0 and v0.8, long-polls a v0.8 task', async () => {
-    const created = await t.call('POST', '/api/svc/v2.0/images', { body: { name: 'v2-update', image_type: 'ISO_IMAGE' } });
+    const created = await t.call('POST', '/api/svc/v2.0/images', {
+      body: { name: 'v2-update', image_type: 'ISO_IMAGE' },
+    });
     const polled = await t.call('GET', `/api/svc/v0.8/tasks/${created.body.task_uuid}/poll?timeoutseconds=10`);
     expect(polled.body).toMatchObject({ isUnrecognized: false, taskInfo: { progressStatus: 'Succeeded' } });
     const uuid = polled.body.taskInfo.entityList[0].uuid;
-    expect((await t.call('GET', `/api/svc/v2.0/images/${uuid}`)).body).toMatchObject({ uuid, name: 'v2-update', image_state: 'INACTIVE' });
-    const updated = await t.call('PUT', `/api/svc/v2.0/images/${uuid}`, { body: { name: 'v2-renamed', annotation: 'renamed' } });
+    expect((await t.call('GET', `/api/svc/v2.0/images/${uuid}`)).body).toMatchObject({
+      uuid,
+      name: 'v2-update',
+      image_state: 'INACTIVE',
+    });
+    const updated = await t.call('PUT', `/api/svc/v2.0/images/${uuid}`, {
+      body: { name: 'v2-renamed', annotation: 'renamed' },
+    });
     expect(updated.status).toBe(200);
-    expect((await t.call('GET', `/api/svc/v2.0/images/${uuid}`)).body).toMatchObject({ name: 'v2-renamed', annotation: 'renamed' });
-    const v2 = await t.call('POST', '/api/svc/v2.0/tasks/list', { body: { entity_list: [{ entity_id: uuid }], include_completed: true } });
+    expect((await t.call('GET', `/api/svc/v2.0/images/${uuid}`)).body).toMatchObject({
+      name: 'v2-renamed',
+      annotation: 'renamed',
+    });
+    const v2 = await t.call('POST', '/api/svc/v2.0/tasks/list', {
+      body: { entity_list: [{ entity_id: uuid }], include_completed: true },
+    });
     expect(v2.body.entities.map((e) => e.uuid)).toEqual([created.body.task_uuid, updated.body.task_uuid]);
-    const v08 = await t.call('GET', `/api/svc/v0.8/tasks?entityUuids=${uuid}&includeCompleted=true&operationTypeList=ImageCreate`);
+    const v08 = await t.call(
+      'GET',
+      `/api/svc/v0.8/tasks?entityUuids=${uuid}&includeCompleted=true&operationTypeList=ImageCreate`,
+    );
     expect(v08.body.entities.map((e) => e.uuid)).toEqual([created.body.task_uuid]);
-    const unknown = await t.call('GET', '/api/svc/v0.8/tasks/0e09cf83-ac68-4f28-af70-6df9a43df4f0/poll?timeoutseconds=1');
+    const unknown = await t.call(
+      'GET',
+      '/api/svc/v0.8/tasks/0e09cf83-ac68-4f28-af70-6df9a43df4f0/poll?timeoutseconds=1',
+    );
     expect(unknown.body.isUnrecognized).toBe(true);
   });
 
   it('times a v0.8 poll out while the task runs', async () => {
-    const created = await slow.call('POST', '/api/svc/v0.8/images', { body: { name: 'slow', imageType: 'DISK_IMAGE' } });
+    const created = await slow.call('POST', '/api/svc/v0.8/images', {
+      body: { name: 'slow', imageType: 'DISK_IMAGE' },
+    });
     const polled = await slow.call('GET', `/api/svc/v0.8/tasks/${created.body.taskUuid}/poll?timeoutseconds=1`);
     expect(polled.body).toEqual({ timedOut: true, isUnrecognized: false });
   });

@@ -75,7 +75,7 @@ export default createRulesetFunction(
 function propertyNames(doc, schema, seen) {
   const names = new Set();
   for (const part of schemaParts(doc, schema, seen)) {
-    if (isObject(part.properties)) Object.keys(part.properties).forEach((n) => names.add(n));
+    if (isObject(part.properties)) for (const n of Object.keys(part.properties)) names.add(n);
     const alternatives = alternativesOf([part]);
     if (alternatives === null) continue;
     const perBranch = alternatives.branches.map((branch) => propertyNames(doc, branch, new Set(seen)));

@@ -1,12 +1,5 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
-import {
-  PARAM_SEGMENT,
-  VERSION_SEGMENT,
-  deref,
-  isBinaryContent,
-  isObject,
-  operationsOf,
-} from './lib/oas.js';
+import { deref, isBinaryContent, isObject, operationsOf, PARAM_SEGMENT, VERSION_SEGMENT } from './lib/oas.js';
 
 /** Lower snake case: `images_upload_file`, `storage_containers_list`. */
 const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;

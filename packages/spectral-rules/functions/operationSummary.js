@@ -38,7 +38,10 @@ export default createRulesetFunction(
       }
       const at = [...path, 'summary'];
       if (/[\r\n]/.test(summary.trim())) {
-        results.push({ message: `${name} has a "summary" of several lines; keep it to one line and move the rest to the description`, path: at });
+        results.push({
+          message: `${name} has a "summary" of several lines; keep it to one line and move the rest to the description`,
+          path: at,
+        });
       } else if (summary.length > maxLength) {
         results.push({
           message: `${name} has a "summary" of ${summary.length} characters; shorten it to ${maxLength} or fewer and move the rest to the description`,
@@ -46,7 +49,10 @@ export default createRulesetFunction(
         });
       }
       if (/\.\s*$/.test(summary) && !/\.\.\.\s*$/.test(summary)) {
-        results.push({ message: `${name} has a "summary" that ends with a full stop; drop it (a summary is a title)`, path: at });
+        results.push({
+          message: `${name} has a "summary" that ends with a full stop; drop it (a summary is a title)`,
+          path: at,
+        });
       }
     }
     return results;

@@ -1,5 +1,5 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
-import { VERSION_SEGMENT, isObject } from './lib/oas.js';
+import { isObject, VERSION_SEGMENT } from './lib/oas.js';
 
 /**
  * Enforces the version prefix (`svc-path-version-prefix`): the server URL

@@ -1,13 +1,5 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
-import {
-  alternativesOf,
-  forEachProperty,
-  hasType,
-  isNullSchema,
-  keywordOf,
-  schemaParts,
-  show,
-} from './lib/oas.js';
+import { alternativesOf, forEachProperty, hasType, isNullSchema, keywordOf, schemaParts, show } from './lib/oas.js';
 
 /**
  * Enforces a wire type for schema properties picked by name. Used by
@@ -43,7 +35,8 @@ export default createRulesetFunction(
   },
   function propertyTypeFormat(doc, options, context) {
     const matcher = new RegExp(options.match);
-    const wanted = options.format === undefined ? `type: ${options.type}` : `type: ${options.type}, format: ${options.format}`;
+    const wanted =
+      options.format === undefined ? `type: ${options.type}` : `type: ${options.type}, format: ${options.format}`;
     const results = [];
     forEachProperty(doc, (name, value, path) => {
       if (!matcher.test(name)) return;

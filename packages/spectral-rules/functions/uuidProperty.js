@@ -53,7 +53,8 @@ export default createRulesetFunction(
         if (problem !== null) report(`property "${name}" must be an array of UUID strings; ${problem}`, path);
       } else if (UUID_NAME.test(name)) {
         const problem = checkUuid(doc, value);
-        if (problem !== null) report(`property "${name}" must be a UUID string (type: string, format: uuid, pattern); ${problem}`, path);
+        if (problem !== null)
+          report(`property "${name}" must be a UUID string (type: string, format: uuid, pattern); ${problem}`, path);
       }
     });
 
@@ -80,13 +81,13 @@ export default createRulesetFunction(
         const { value: item } = deref(doc, rawItem);
         if (!isObject(item)) continue;
         if (Array.isArray(item.parameters)) {
-          item.parameters.forEach((p, i) => checkParameter(p, ['paths', key, 'parameters', i], `of ${key}`));
+          for (const [i, p] of item.parameters.entries())
+            checkParameter(p, ['paths', key, 'parameters', i], `of ${key}`);
         }
         for (const { method, operation, path } of operationsOf(doc, rawItem, ['paths', key])) {
           if (!Array.isArray(operation.parameters)) continue;
-          operation.parameters.forEach((p, i) =>
-            checkParameter(p, [...path, 'parameters', i], `of ${method.toUpperCase()} ${key}`),
-          );
+          for (const [i, p] of operation.parameters.entries())
+            checkParameter(p, [...path, 'parameters', i], `of ${method.toUpperCase()} ${key}`);
         }
       }
     }

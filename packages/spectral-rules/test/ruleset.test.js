@@ -1,8 +1,8 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { isMap, isScalar, parseDocument } from 'yaml';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { isMap, isScalar, parseDocument } from 'yaml';
 import { documentWith, validDocument } from './support/documents.js';
-import { REPO_RULESET, lint, loadRuleset } from './support/lint.js';
+import { lint, loadRuleset, REPO_RULESET } from './support/lint.js';
 
 const HOUSE_CODES = [
   'svc-intent-entity',
@@ -75,7 +75,13 @@ describe('.spectral.yaml (spectral:oas all + house rules + OWASP)', () => {
 
   it('keeps the conventions spectral:oas already checks on: description, tags, examples that validate', async () => {
     const ruleset = await loadRuleset(REPO_RULESET);
-    for (const code of ['operation-description', 'operation-tags', 'operation-tag-defined', 'oas3-valid-media-example', 'oas3-valid-schema-example']) {
+    for (const code of [
+      'operation-description',
+      'operation-tags',
+      'operation-tag-defined',
+      'oas3-valid-media-example',
+      'oas3-valid-schema-example',
+    ]) {
       expect(ruleset.rules[code]?.enabled, code).toBe(true);
     }
   });
@@ -140,7 +146,15 @@ describe('.spectral.yaml (spectral:oas all + house rules + OWASP)', () => {
       get: {
         ...doc.paths['/images/{uuid}'].get,
         operationId: 'images_get_by_id',
-        parameters: [{ name: 'id', in: 'path', required: true, description: 'A numeric id.', schema: { type: 'integer', format: 'int64' } }],
+        parameters: [
+          {
+            name: 'id',
+            in: 'path',
+            required: true,
+            description: 'A numeric id.',
+            schema: { type: 'integer', format: 'int64' },
+          },
+        ],
       },
     };
     const codes = (await lint(doc, REPO_RULESET)).map((r) => r.code);

@@ -52,7 +52,17 @@ describeRule('svc-api-version-string', [
     }),
     want: [
       {
-        path: ['paths', '/images/list', 'post', 'requestBody', 'content', 'application/json', 'schema', 'properties', 'api_version'],
+        path: [
+          'paths',
+          '/images/list',
+          'post',
+          'requestBody',
+          'content',
+          'application/json',
+          'schema',
+          'properties',
+          'api_version',
+        ],
         field: 'api_version',
         says: ['"integer"'],
       },

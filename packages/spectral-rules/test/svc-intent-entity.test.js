@@ -14,8 +14,17 @@ describeRule('svc-intent-entity', [
     given: documentWith((doc) => {
       doc.components.schemas.ImageIntentResource = {
         allOf: [
-          { type: 'object', properties: { spec: { anyOf: [{ $ref: '#/components/schemas/ImageSpec' }, { type: 'null' }] } } },
-          { type: 'object', properties: { status: { $ref: '#/components/schemas/ImageStatus' }, metadata: { $ref: '#/components/schemas/Metadata' } } },
+          {
+            type: 'object',
+            properties: { spec: { anyOf: [{ $ref: '#/components/schemas/ImageSpec' }, { type: 'null' }] } },
+          },
+          {
+            type: 'object',
+            properties: {
+              status: { $ref: '#/components/schemas/ImageStatus' },
+              metadata: { $ref: '#/components/schemas/Metadata' },
+            },
+          },
         ],
       };
     }),
@@ -46,7 +55,11 @@ describeRule('svc-intent-entity', [
     }),
     want: [
       { path: schema('ImageIntentInput'), field: 'metadata', says: ['*IntentInput schemas need spec, metadata'] },
-      { path: schema('ImageIntentResponse'), field: 'metadata', says: ['*IntentResponse schemas need spec, status, metadata'] },
+      {
+        path: schema('ImageIntentResponse'),
+        field: 'metadata',
+        says: ['*IntentResponse schemas need spec, status, metadata'],
+      },
     ],
   },
   {

@@ -14,7 +14,10 @@ describeRule('svc-operation-examples', [
     given: documentWith((doc) => {
       const media = doc.paths['/images/{uuid}'].delete.responses['202'].content;
       doc.components.examples = { Started: { summary: 'A task', value: media[json].examples.started.value } };
-      media['application/hal+json'] = { schema: media[json].schema, examples: { started: { $ref: '#/components/examples/Started' } } };
+      media['application/hal+json'] = {
+        schema: media[json].schema,
+        examples: { started: { $ref: '#/components/examples/Started' } },
+      };
     }),
     want: [],
   },
@@ -76,7 +79,10 @@ describeRule('svc-operation-examples', [
     name: 'fails: a shared request body without examples',
     given: documentWith((doc) => {
       doc.components.requestBodies = {
-        ImageIntentInput: { required: true, content: { [json]: { schema: { $ref: '#/components/schemas/ImageIntentInput' } } } },
+        ImageIntentInput: {
+          required: true,
+          content: { [json]: { schema: { $ref: '#/components/schemas/ImageIntentInput' } } },
+        },
       };
       doc.paths['/images/{uuid}'].put.requestBody = { $ref: '#/components/requestBodies/ImageIntentInput' };
     }),

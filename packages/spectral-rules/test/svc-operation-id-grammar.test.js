@@ -3,8 +3,11 @@ import { describeRule } from './support/lint.js';
 
 const binaryBody = { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
 const binaryResponse = {
-  '200': { description: 'Bytes', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
-  '404': { description: 'Not found' },
+  200: {
+    description: 'Bytes',
+    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  },
+  404: { description: 'Not found' },
   default: { description: 'Error' },
 };
 
@@ -50,13 +53,25 @@ const bad = [
   ['post', '/images/list', 'vms_list', 'images', 'POST /images/list (list)'],
   ['get', '/images', 'images_get', 'images', 'GET /images (list)'],
   ['get', '/v0.8/tasks/{uuid}/poll', 'tasks_get_v0_8', 'tasks', 'GET /v0.8/tasks/{uuid}/poll (poll)'],
-  ['get', '/services/{service_name}/status', 'services_status', 'services', 'GET /services/{service_name}/status (get, list)'],
+  [
+    'get',
+    '/services/{service_name}/status',
+    'services_status',
+    'services',
+    'GET /services/{service_name}/status (get, list)',
+  ],
   ['get', '/services/status', 'services_get_status', 'services', 'GET /services/status (list)'],
   ['post', '/tasks/{uuid}/abort', 'tasks_cancel', 'tasks', 'POST /tasks/{uuid}/abort (abort)'],
   ['put', '/images/{uuid}/file', 'images_update_file', 'images', 'PUT /images/{uuid}/file (upload)'],
   ['post', '/objectstores/{uuid}/replace_certificate', 'objectstores_update', 'objectstores', '(replace_certificate)'],
   ['get', '/v2.0/storage_containers', 'storage_containers_List', 'storage_containers', 'lower snake case'],
-  ['get', '/v2.0/storage_containers', 'storagecontainers_list', 'storage_containers', 'GET /v2.0/storage_containers (list)'],
+  [
+    'get',
+    '/v2.0/storage_containers',
+    'storagecontainers_list',
+    'storage_containers',
+    'GET /v2.0/storage_containers (list)',
+  ],
 ];
 
 describeRule('svc-operation-id-grammar', [
@@ -80,7 +95,13 @@ describeRule('svc-operation-id-grammar', [
   {
     name: 'fails: PUT with a binary body is an upload, not an update',
     given: single('put', '/v0.8/images/{uuid}/disk', 'images_update_disk', { requestBody: binaryBody }),
-    want: [{ path: ['paths', '/v0.8/images/{uuid}/disk', 'put', 'operationId'], field: 'images_update_disk', says: ['(upload)'] }],
+    want: [
+      {
+        path: ['paths', '/v0.8/images/{uuid}/disk', 'put', 'operationId'],
+        field: 'images_update_disk',
+        says: ['(upload)'],
+      },
+    ],
   },
   {
     name: 'fails: only the wrong operation of a path is reported',

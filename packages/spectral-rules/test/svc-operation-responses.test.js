@@ -9,7 +9,11 @@ describeRule('svc-operation-responses', [
       '/tasks/{uuid}': {
         get: operation({
           operationId: 'tasks_get',
-          responses: { '200': { description: 'OK' }, '4XX': { description: 'Client error' }, default: { description: 'Error' } },
+          responses: {
+            200: { description: 'OK' },
+            '4XX': { description: 'Client error' },
+            default: { description: 'Error' },
+          },
         }),
       },
     }),
@@ -27,7 +31,9 @@ describeRule('svc-operation-responses', [
     given: documentWith((doc) => {
       delete doc.paths['/images/{uuid}'].delete.responses.default;
     }),
-    want: [{ path: ['paths', '/images/{uuid}', 'delete', 'responses'], field: 'default', says: ['DELETE /images/{uuid}'] }],
+    want: [
+      { path: ['paths', '/images/{uuid}', 'delete', 'responses'], field: 'default', says: ['DELETE /images/{uuid}'] },
+    ],
   },
   {
     name: 'fails: neither (5xx does not help), each reported',
@@ -35,7 +41,7 @@ describeRule('svc-operation-responses', [
       '/tasks/poll': {
         post: operation({
           operationId: 'tasks_poll',
-          responses: { '200': { description: 'OK' }, '500': { description: 'Server error' } },
+          responses: { 200: { description: 'OK' }, 500: { description: 'Server error' } },
         }),
       },
     }),

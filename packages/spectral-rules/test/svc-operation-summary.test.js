@@ -36,7 +36,9 @@ describeRule('svc-operation-summary', [
     given: documentWith((doc) => {
       doc.paths['/images/list'].post.summary = 'List '.repeat(17).trim();
     }),
-    want: [{ path: ['paths', '/images/list', 'post', 'summary'], field: 'summary', says: ['84 characters', '80 or fewer'] }],
+    want: [
+      { path: ['paths', '/images/list', 'post', 'summary'], field: 'summary', says: ['84 characters', '80 or fewer'] },
+    ],
   },
   {
     name: 'fails: a summary that ends with a full stop',

@@ -28,7 +28,12 @@ describeRule('svc-path-version-prefix', [
   {
     name: 'passes: the version is a server variable whose values are versions',
     given: api(
-      [{ url: 'https://pc.svc.test/api/svc/{version}', variables: { version: { default: 'v3', enum: ['v3', 'v3.1'] } } }],
+      [
+        {
+          url: 'https://pc.svc.test/api/svc/{version}',
+          variables: { version: { default: 'v3', enum: ['v3', 'v3.1'] } },
+        },
+      ],
       ['/images'],
     ),
     want: [],
@@ -44,7 +49,9 @@ describeRule('svc-path-version-prefix', [
   {
     name: 'fails: server path without a version and not an unversioned base',
     given: api(['https://pc.svc.test:9440/api/other'], ['/images']),
-    want: [{ path: ['servers', 0, 'url'], field: 'https://pc.svc.test:9440/api/other', says: ['/api/other', '/api/svc/v3'] }],
+    want: [
+      { path: ['servers', 0, 'url'], field: 'https://pc.svc.test:9440/api/other', says: ['/api/other', '/api/svc/v3'] },
+    ],
   },
   {
     name: 'fails: malformed version segments (version3, v3.x) do not count',
@@ -57,6 +64,8 @@ describeRule('svc-path-version-prefix', [
   {
     name: 'fails: /services/rest server with a path whose version is not the first segment',
     given: api(['https://pc.svc.test:9440/PrismGateway/services/rest'], ['/storage_containers/v2.0']),
-    want: [{ path: ['paths', '/storage_containers/v2.0'], field: '/storage_containers/v2.0', says: ['carries no version'] }],
+    want: [
+      { path: ['paths', '/storage_containers/v2.0'], field: '/storage_containers/v2.0', says: ['carries no version'] },
+    ],
   },
 ]);

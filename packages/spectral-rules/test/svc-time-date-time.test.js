@@ -27,7 +27,13 @@ describeRule('svc-time-date-time', [
     given: documentWith((doc) => {
       doc.components.schemas.Metadata.properties.creation_time = { type: 'integer', format: 'int64' };
     }),
-    want: [{ path: metadataProperty('creation_time'), field: 'creation_time', says: ['format: date-time', 'type is "integer"'] }],
+    want: [
+      {
+        path: metadataProperty('creation_time'),
+        field: 'creation_time',
+        says: ['format: date-time', 'type is "integer"'],
+      },
+    ],
   },
   {
     name: 'fails: *_time with format date',
@@ -45,7 +51,18 @@ describeRule('svc-time-date-time', [
     }),
     want: [
       {
-        path: ['paths', '/images/list', 'post', 'responses', '200', 'content', 'application/json', 'schema', 'properties', 'snapshot_time'],
+        path: [
+          'paths',
+          '/images/list',
+          'post',
+          'responses',
+          '200',
+          'content',
+          'application/json',
+          'schema',
+          'properties',
+          'snapshot_time',
+        ],
         field: 'snapshot_time',
         says: ['format is absent'],
       },

@@ -24,14 +24,22 @@ describeRule('svc-usecs-int64', [
     given: documentWith((doc) => {
       doc.components.schemas.ImageStatus.properties.duration_usecs = { type: 'integer', format: 'int32' };
     }),
-    want: [{ path: statusProperty('duration_usecs'), field: 'duration_usecs', says: ['format: int64', 'format is "int32"'] }],
+    want: [
+      { path: statusProperty('duration_usecs'), field: 'duration_usecs', says: ['format: int64', 'format is "int32"'] },
+    ],
   },
   {
     name: 'fails: *_usecs as a number without format',
     given: documentWith((doc) => {
       doc.components.schemas.ImageStatus.properties.duration_usecs = { type: 'number' };
     }),
-    want: [{ path: statusProperty('duration_usecs'), field: 'duration_usecs', says: ['type is "number"', 'format is absent'] }],
+    want: [
+      {
+        path: statusProperty('duration_usecs'),
+        field: 'duration_usecs',
+        says: ['type is "number"', 'format is absent'],
+      },
+    ],
   },
   {
     name: 'fails: *_usecs in an array item schema',

@@ -1,9 +1,17 @@
-import { UUID_PATTERN, documentWith, operation, validDocument } from './support/documents.js';
+import { documentWith, operation, UUID_PATTERN, validDocument } from './support/documents.js';
 import { describeRule } from './support/lint.js';
 
 const Uuid = { $ref: '#/components/schemas/Uuid' };
 const metadataProperty = (name) => ['components', 'schemas', 'Metadata', 'properties', name];
-const taskUuidPath = ['components', 'schemas', 'ImageStatus', 'properties', 'execution_context', 'properties', 'task_uuid'];
+const taskUuidPath = [
+  'components',
+  'schemas',
+  'ImageStatus',
+  'properties',
+  'execution_context',
+  'properties',
+  'task_uuid',
+];
 
 describeRule('svc-uuid', [
   {
@@ -36,7 +44,9 @@ describeRule('svc-uuid', [
     given: documentWith((doc) => {
       doc.components.schemas.Metadata.properties.owner_uuid = { type: 'string' };
     }),
-    want: [{ path: metadataProperty('owner_uuid'), field: 'owner_uuid', says: ['format is absent', 'pattern is absent'] }],
+    want: [
+      { path: metadataProperty('owner_uuid'), field: 'owner_uuid', says: ['format is absent', 'pattern is absent'] },
+    ],
   },
   {
     name: 'fails: uuid with format: uuid but no pattern',
@@ -64,7 +74,13 @@ describeRule('svc-uuid', [
     given: documentWith((doc) => {
       doc.components.schemas.Metadata.properties.category_uuid_list = { type: 'array', items: { type: 'string' } };
     }),
-    want: [{ path: metadataProperty('category_uuid_list'), field: 'category_uuid_list', says: ['array of UUID strings', 'items:'] }],
+    want: [
+      {
+        path: metadataProperty('category_uuid_list'),
+        field: 'category_uuid_list',
+        says: ['array of UUID strings', 'items:'],
+      },
+    ],
   },
   {
     name: 'fails: *_uuid_list that is not an array',

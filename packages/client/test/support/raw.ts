@@ -1,7 +1,8 @@
 // A raw TCP server for answers no HTTP server library would send: malformed, cut off, stalled.
 // 127.0.0.1, a free port, every socket destroyed on close.
-import { createServer, type Socket } from 'node:net';
+
 import type { AddressInfo } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 
 /** A request as read off the socket: the head and the body (by Content-Length). */
 export interface RawRequest {

@@ -1,8 +1,9 @@
 // Local HTTP(S) servers for the behaviour tests: 127.0.0.1, a free port, closed by the test.
+
+import { createHash } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { createHash } from 'node:crypto';
 
 /** A request as the server saw it, with its body read. */
 export interface Seen {

@@ -11,7 +11,8 @@ function nameFor(control) {
   if (variable) return 'Server variable ' + variable;
   if (control.id === 'servers' || control.closest('.servers')) return 'Server';
   if (control.closest('.examples-select')) return 'Example';
-  if (control.closest('.content-type-wrapper, .response-control-media-type, .body-param-content-type')) return 'Media type';
+  if (control.closest('.content-type-wrapper, .response-control-media-type, .body-param-content-type'))
+    return 'Media type';
   if (control.matches('textarea.body-param__text') || control.closest('.body-param')) return 'Request body';
   if (control.type === 'file') return 'File to upload';
   return control.getAttribute('placeholder') || control.getAttribute('title') || 'Value';
@@ -20,7 +21,10 @@ function nameFor(control) {
 /** Whether a label gives the control a name: a label with text besides the control's own. */
 function labelled(control) {
   if (control.hasAttribute('aria-label') || control.hasAttribute('aria-labelledby')) return true;
-  const labels = [control.closest('label'), control.id && control.ownerDocument.querySelector('label[for="' + CSS.escape(control.id) + '"]')];
+  const labels = [
+    control.closest('label'),
+    control.id && control.ownerDocument.querySelector('label[for="' + CSS.escape(control.id) + '"]'),
+  ];
   return labels.some((label) => label && label.textContent.replace(control.textContent, '').trim() !== '');
 }
 
@@ -39,7 +43,8 @@ export function fixAccessibility(root) {
     link.removeAttribute('href');
   }
   // Code and example blocks scroll sideways: the keyboard must be able to reach them.
-  for (const block of root.querySelectorAll('pre.microlight:not([tabindex]), .highlight-code > pre:not([tabindex])')) block.setAttribute('tabindex', '0');
+  for (const block of root.querySelectorAll('pre.microlight:not([tabindex]), .highlight-code > pre:not([tabindex])'))
+    block.setAttribute('tabindex', '0');
 }
 
 /**
@@ -49,9 +54,15 @@ export function fixAccessibility(root) {
  */
 export function keepAccessible(root) {
   let queued = false;
-  const run = () => { queued = false; fixAccessibility(root); };
+  const run = () => {
+    queued = false;
+    fixAccessibility(root);
+  };
   const observer = new MutationObserver(() => {
-    if (!queued) { queued = true; requestAnimationFrame(run); }
+    if (!queued) {
+      queued = true;
+      requestAnimationFrame(run);
+    }
   });
   observer.observe(root, { childList: true, subtree: true });
   run();

@@ -9,7 +9,11 @@
  */
 
 function parseJson(text) {
-  try { return JSON.parse(text); } catch { return undefined; }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** `details` of a v3 message: `{ field: 'text' | ['text'] }` or a plain string. */
@@ -60,7 +64,10 @@ export function explain(answer) {
   if (status === 401) {
     return {
       title: '401 Unauthorized: the request had no valid credentials.',
-      lines: ['Click Authorize (above the operations), enter the user name and password, then Execute again.', ...lines],
+      lines: [
+        'Click Authorize (above the operations), enter the user name and password, then Execute again.',
+        ...lines,
+      ],
       authorize: true,
     };
   }

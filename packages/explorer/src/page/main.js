@@ -20,14 +20,24 @@ const indexByApi = Object.fromEntries(config.index.map((entry) => [entry.api, en
 const pageParams = new URLSearchParams(location.search);
 const apiParam = pageParams.get('api');
 const initial = config.apis.find((a) => a.api === apiParam) || config.apis[0];
-const unknownApi = apiParam && initial.api !== apiParam
-  ? 'Unknown API "' + apiParam + '" in the link (?api=); showing "' + initial.api + '". Known: ' +
-    config.apis.map((a) => a.api).join(', ') + '.'
-  : null;
+const unknownApi =
+  apiParam && initial.api !== apiParam
+    ? 'Unknown API "' +
+      apiParam +
+      '" in the link (?api=); showing "' +
+      initial.api +
+      '". Known: ' +
+      config.apis.map((a) => a.api).join(', ') +
+      '.'
+    : null;
 let currentApi = initial.api;
 
 function absolute(url) {
-  try { return new URL(url, location.href).href; } catch { return String(url); }
+  try {
+    return new URL(url, location.href).href;
+  } catch {
+    return String(url);
+  }
 }
 
 /** Rewrites query parameters of the address bar (keeping the fragment) without reloading. */
@@ -43,29 +53,44 @@ function setUrlParams(changes, hash = location.hash) {
 
 // ---- Session storage: credentials, the self-signed choice and workflow answers go with the tab.
 function readSession(key, fallback) {
-  try { return JSON.parse(sessionStorage.getItem(key) || 'null') ?? fallback; } catch { return fallback; }
+  try {
+    return JSON.parse(sessionStorage.getItem(key) || 'null') ?? fallback;
+  } catch {
+    return fallback;
+  }
 }
 function writeSession(key, value) {
   try {
     if (value === null || (typeof value === 'object' && !Object.keys(value).length)) sessionStorage.removeItem(key);
     else sessionStorage.setItem(key, JSON.stringify(value));
-  } catch { /* storage disabled: kept until the next reload */ }
+  } catch {
+    /* storage disabled: kept until the next reload */
+  }
 }
-function toJS(value) { return value && typeof value.toJS === 'function' ? value.toJS() : value; }
-function isBasic(schema) { return schema && schema.type === 'http' && /^basic$/i.test(String(schema.scheme)); }
+function toJS(value) {
+  return value && typeof value.toJS === 'function' ? value.toJS() : value;
+}
+function isBasic(schema) {
+  return schema && schema.type === 'http' && /^basic$/i.test(String(schema.scheme));
+}
 
 /** Logs in again with the credentials of this session when a spec is loaded (reload, API switch). */
 function restoreAuth(system) {
   const saved = readSession(AUTH_KEY, {});
   const schemes = toJS(system.specSelectors.specJson().getIn(['components', 'securitySchemes'])) || {};
   for (const name of Object.keys(schemes)) {
-    if (isBasic(schemes[name]) && saved[name]) system.preauthorizeBasic(name, saved[name].username, saved[name].password);
+    if (isBasic(schemes[name]) && saved[name])
+      system.preauthorizeBasic(name, saved[name].username, saved[name].password);
   }
 }
 
 const selfSigned = () => readSession(INSECURE_KEY, false) === true;
 function isOtherOrigin(url) {
-  try { return new URL(url, location.href).origin !== location.origin; } catch { return false; }
+  try {
+    return new URL(url, location.href).origin !== location.origin;
+  } catch {
+    return false;
+  }
 }
 
 // What the serving process offers: startExplorer answers { forward: true }; the build's static
@@ -74,8 +99,8 @@ const fromDisk = location.protocol === 'file:';
 const serverInfo = fromDisk
   ? Promise.resolve({ forward: false })
   : fetch('/explorer-server.json', { cache: 'no-store' })
-    .then((r) => (r.ok ? r.json() : { forward: false }))
-    .catch(() => ({ forward: false }));
+      .then((r) => (r.ok ? r.json() : { forward: false }))
+      .catch(() => ({ forward: false }));
 
 /**
  * Requests to another origin (a real endpoint) go through the explorer server's /forward/
@@ -107,7 +132,11 @@ function displayedRequest(req) {
     const basic = /^authorization$/i.test(name) && /^Basic\s+(\S+)$/i.exec(String(headers[name]));
     if (!basic) continue;
     let user = '';
-    try { user = decodeURIComponent(escape(atob(basic[1]))).split(':')[0]; } catch { user = ''; }
+    try {
+      user = decodeURIComponent(escape(atob(basic[1]))).split(':')[0];
+    } catch {
+      user = '';
+    }
     delete headers[name];
     options.push('-u', user); // Swagger UI's curl generator quotes each word itself.
   }
@@ -163,7 +192,9 @@ function liveRequest(system, path, method) {
     }
     params[where].push({ name: param.get('name'), value });
   }
-  const server = absolute(oas3Selectors.serverEffectiveValue({ server: oas3Selectors.selectedServer() }) || location.origin);
+  const server = absolute(
+    oas3Selectors.serverEffectiveValue({ server: oas3Selectors.selectedServer() }) || location.origin,
+  );
   let body = null;
   const content = toJS(operation.getIn(['requestBody', 'content']));
   if (content && Object.keys(content).length) {
@@ -172,11 +203,19 @@ function liveRequest(system, path, method) {
     if (mediaKind(contentType) === 'json') {
       let parsed = exampleOf(toJS(specSelectors.specJson()), content[contentType]);
       if (typeof value === 'string' && value.trim()) {
-        try { parsed = JSON.parse(value); } catch { parsed = value; }
+        try {
+          parsed = JSON.parse(value);
+        } catch {
+          parsed = value;
+        }
       }
       body = { kind: 'json', contentType, value: parsed ?? {} };
     } else {
-      body = { kind: 'file', contentType, file: value && typeof value === 'object' && value.name ? value.name : 'image.qcow2' };
+      body = {
+        kind: 'file',
+        contentType,
+        file: value && typeof value === 'object' && value.name ? value.name : 'image.qcow2',
+      };
     }
   }
   return {
@@ -205,7 +244,9 @@ function activeWorkflow() {
   }
   return null;
 }
-function stepApi(active, step) { return step.api || active.api; }
+function stepApi(active, step) {
+  return step.api || active.api;
+}
 
 /** Where a step's operation is: its API's index entry. */
 function stepOperation(active, step) {
@@ -229,7 +270,10 @@ function openStep(system, active, index) {
   const step = active.workflow.steps[index];
   const op = stepOperation(active, step);
   if (!op) return;
-  const link = operationLink(stepApi(active, step), op.tag, step.operationId, { workflow: active.workflow.workflowId, step: String(index) });
+  const link = operationLink(stepApi(active, step), op.tag, step.operationId, {
+    workflow: active.workflow.workflowId,
+    step: String(index),
+  });
   if (stepApi(active, step) !== currentApi) {
     location.assign(link);
     return;
@@ -246,7 +290,9 @@ function openStep(system, active, index) {
  * @param {{ name: string, in?: string, value: any }[]} values `in` defaults to where the spec has the parameter
  */
 function setParameters(system, op, values) {
-  const resolved = system.specSelectors.specJsonWithResolvedSubtrees().getIn(['paths', op.path, op.method, 'parameters']);
+  const resolved = system.specSelectors
+    .specJsonWithResolvedSubtrees()
+    .getIn(['paths', op.path, op.method, 'parameters']);
   for (const { name, in: declared, value } of values) {
     const param = resolved && resolved.find((p) => p.get('name') === name && (!declared || p.get('in') === declared));
     const where = declared || (param ? param.get('in') : 'path');
@@ -288,7 +334,9 @@ function fillStep(system, active) {
 
 /** Inline markdown of step texts: `code` only (the rest as text). */
 function inlineCode(h, text) {
-  return String(text || '').split(/(`[^`]+`)/).map((part, i) => (/^`[^`]+`$/.test(part) ? h('code', { key: i }, part.slice(1, -1)) : part));
+  return String(text || '')
+    .split(/(`[^`]+`)/)
+    .map((part, i) => (/^`[^`]+`$/.test(part) ? h('code', { key: i }, part.slice(1, -1)) : part));
 }
 
 function ExplorerPlugin(system) {
@@ -316,9 +364,12 @@ function ExplorerPlugin(system) {
   }
 
   function Logo() {
-    return h('span', { className: 'svc-logo' },
+    return h(
+      'span',
+      { className: 'svc-logo' },
       h('span', { className: 'svc-logo-mark', 'aria-hidden': 'true' }, 'svc'),
-      h('span', { className: 'svc-logo-text' }, 'API explorer'));
+      h('span', { className: 'svc-logo-text' }, 'API explorer'),
+    );
   }
 
   function CodeSamples(props) {
@@ -330,37 +381,84 @@ function ExplorerPlugin(system) {
     const samples = samplesOf(liveRequest(sys, path, method));
     const index = Math.min(selected, samples.length - 1);
     const id = 'svc-samples-' + method + path.replace(/[^A-Za-z0-9]+/g, '-');
-    return h('section', { className: 'svc-code-samples', 'aria-labelledby': id + '-title' },
-      h('div', { className: 'opblock-section-header' }, h('h4', { className: 'opblock-title', id: id + '-title' }, 'Code samples (follow the form and the server)')),
-      h('div', { className: 'svc-code-samples-bar' }, h('div', {
-        className: 'svc-code-samples-tabs', role: 'tablist', 'aria-label': 'Language',
-        // Arrow keys move between the tabs (only the selected one is in the Tab order).
-        onKeyDown: (event) => {
-          const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: samples.length - 1 }[event.key];
-          if (next === undefined) return;
-          event.preventDefault();
-          const to = (next + samples.length) % samples.length;
-          select(to);
-          setCopied(false);
-          document.getElementById(id + '-tab-' + to)?.focus();
-        },
-      },
-        samples.map((sample, i) => h('button', {
-          key: sample.label, type: 'button', role: 'tab', id: id + '-tab-' + i, 'aria-controls': id + '-panel',
-          'aria-selected': i === index ? 'true' : 'false', tabIndex: i === index ? 0 : -1,
-          className: 'svc-code-sample-tab' + (i === index ? ' active' : ''),
-          onClick: () => { select(i); setCopied(false); },
-        }, sample.label))),
-        h('button', {
-          type: 'button', className: 'btn svc-code-sample-copy',
-          onClick: () => {
-            if (navigator.clipboard) navigator.clipboard.writeText(samples[index].source).then(() => setCopied(true), () => {});
+    return h(
+      'section',
+      { className: 'svc-code-samples', 'aria-labelledby': id + '-title' },
+      h(
+        'div',
+        { className: 'opblock-section-header' },
+        h('h4', { className: 'opblock-title', id: id + '-title' }, 'Code samples (follow the form and the server)'),
+      ),
+      h(
+        'div',
+        { className: 'svc-code-samples-bar' },
+        h(
+          'div',
+          {
+            className: 'svc-code-samples-tabs',
+            role: 'tablist',
+            'aria-label': 'Language',
+            // Arrow keys move between the tabs (only the selected one is in the Tab order).
+            onKeyDown: (event) => {
+              const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: samples.length - 1 }[event.key];
+              if (next === undefined) return;
+              event.preventDefault();
+              const to = (next + samples.length) % samples.length;
+              select(to);
+              setCopied(false);
+              document.getElementById(id + '-tab-' + to)?.focus();
+            },
           },
-        }, copied ? 'Copied' : 'Copy')),
-      h('pre', {
-        className: 'svc-code-sample', id: id + '-panel', role: 'tabpanel', tabIndex: 0,
-        'aria-labelledby': id + '-tab-' + index, 'data-label': samples[index].label,
-      }, samples[index].source));
+          samples.map((sample, i) =>
+            h(
+              'button',
+              {
+                key: sample.label,
+                type: 'button',
+                role: 'tab',
+                id: id + '-tab-' + i,
+                'aria-controls': id + '-panel',
+                'aria-selected': i === index ? 'true' : 'false',
+                tabIndex: i === index ? 0 : -1,
+                className: 'svc-code-sample-tab' + (i === index ? ' active' : ''),
+                onClick: () => {
+                  select(i);
+                  setCopied(false);
+                },
+              },
+              sample.label,
+            ),
+          ),
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            className: 'btn svc-code-sample-copy',
+            onClick: () => {
+              if (navigator.clipboard)
+                navigator.clipboard.writeText(samples[index].source).then(
+                  () => setCopied(true),
+                  () => {},
+                );
+            },
+          },
+          copied ? 'Copied' : 'Copy',
+        ),
+      ),
+      h(
+        'pre',
+        {
+          className: 'svc-code-sample',
+          id: id + '-panel',
+          role: 'tabpanel',
+          tabIndex: 0,
+          'aria-labelledby': id + '-tab-' + index,
+          'data-label': samples[index].label,
+        },
+        samples[index].source,
+      ),
+    );
   }
 
   /** The explanation of an error answer, above Swagger UI's response. */
@@ -368,11 +466,22 @@ function ExplorerPlugin(system) {
     const headers = {};
     for (const [k, v] of Object.entries(toJS(response.get('headers')) || {})) headers[k.toLowerCase()] = String(v);
     const text = response.get('text');
-    const why = explain({ status: Number(response.get('status')), headers, text: typeof text === 'string' ? text : '' });
+    const why = explain({
+      status: Number(response.get('status')),
+      headers,
+      text: typeof text === 'string' ? text : '',
+    });
     if (!why) return null;
-    return h('div', { className: 'svc-explanation', role: 'alert' },
+    return h(
+      'div',
+      { className: 'svc-explanation', role: 'alert' },
       h('p', { className: 'svc-explanation-title' }, why.title),
-      h('ul', null, why.lines.map((line, i) => h('li', { key: i }, line))));
+      h(
+        'ul',
+        null,
+        why.lines.map((line, i) => h('li', { key: i }, line)),
+      ),
+    );
   }
 
   /**
@@ -382,7 +491,13 @@ function ExplorerPlugin(system) {
   function FollowLinks({ sys, response, path, method }) {
     const status = String(response.get('status'));
     const spec = toJS(sys.specSelectors.specJson());
-    const local = (ref) => (typeof ref === 'string' && ref.startsWith('#/') ? ref.slice(2).split('/').reduce((o, k) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], spec) : undefined);
+    const local = (ref) =>
+      typeof ref === 'string' && ref.startsWith('#/')
+        ? ref
+            .slice(2)
+            .split('/')
+            .reduce((o, k) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], spec)
+        : undefined;
     let declared = spec.paths?.[path]?.[method]?.responses?.[status];
     if (declared?.$ref) declared = local(declared.$ref);
     const links = Object.entries(declared?.links || {}).map(([name, l]) => [name, l?.$ref ? local(l.$ref) : l]);
@@ -390,25 +505,45 @@ function ExplorerPlugin(system) {
     let body = response.get('body');
     body = toJS(body);
     if (body === undefined || typeof body !== 'object') {
-      try { body = JSON.parse(response.get('text')); } catch { body = undefined; }
+      try {
+        body = JSON.parse(response.get('text'));
+      } catch {
+        body = undefined;
+      }
     }
     const headers = {};
     for (const [k, v] of Object.entries(toJS(response.get('headers')) || {})) headers[k.toLowerCase()] = String(v);
-    const items = links.map(([name, link]) => {
-      const target = link && indexByApi[currentApi]?.operations[link.operationId];
-      const values = target && linkValues(link, { headers, body });
-      if (!values) return null;
-      const open = () => {
-        showOperation(sys, target.tag, link.operationId);
-        setParameters(sys, target, values);
-      };
-      return h('li', { key: name },
-        h('button', { type: 'button', className: 'btn svc-follow', onClick: open }, link.description || link.operationId),
-        ' ', h('code', null, target.method.toUpperCase() + ' ' + target.path), ' ',
-        values.map((v) => v.name + ' = ' + v.value).join(', '));
-    }).filter(Boolean);
+    const items = links
+      .map(([name, link]) => {
+        const target = link && indexByApi[currentApi]?.operations[link.operationId];
+        const values = target && linkValues(link, { headers, body });
+        if (!values) return null;
+        const open = () => {
+          showOperation(sys, target.tag, link.operationId);
+          setParameters(sys, target, values);
+        };
+        return h(
+          'li',
+          { key: name },
+          h(
+            'button',
+            { type: 'button', className: 'btn svc-follow', onClick: open },
+            link.description || link.operationId,
+          ),
+          ' ',
+          h('code', null, target.method.toUpperCase() + ' ' + target.path),
+          ' ',
+          values.map((v) => v.name + ' = ' + v.value).join(', '),
+        );
+      })
+      .filter(Boolean);
     if (!items.length) return null;
-    return h('div', { className: 'svc-follow-links' }, h('p', null, 'Next, with the values of this answer:'), h('ul', null, items));
+    return h(
+      'div',
+      { className: 'svc-follow-links' },
+      h('p', null, 'Next, with the values of this answer:'),
+      h('ul', null, items),
+    );
   }
 
   /** The API selector, tags and operations; with a query, the matches of every API. */
@@ -433,53 +568,161 @@ function ExplorerPlugin(system) {
         event.preventDefault();
         showOperation(sys, op.tag, op.operationId);
       };
-      return h('li', { key: api + op.operationId },
-        h('a', { href, onClick, className: 'svc-nav-op', 'aria-current': current ? 'true' : undefined },
+      return h(
+        'li',
+        { key: api + op.operationId },
+        h(
+          'a',
+          { href, onClick, className: 'svc-nav-op', 'aria-current': current ? 'true' : undefined },
           h('span', { className: 'svc-method svc-method-' + op.method }, op.method.toUpperCase()),
-          h('span', { className: 'svc-nav-op-name' }, op.summary || op.operationId)));
+          h('span', { className: 'svc-nav-op-name' }, op.summary || op.operationId),
+        ),
+      );
     };
     let tree;
     if (queryWords(q).length) {
       const results = search(config.index, q);
       const total = results.reduce((n, r) => n + r.operations.length, 0);
-      tree = h('div', { className: 'svc-results' },
-        h('p', { className: 'svc-results-count', role: 'status' }, total ? total + ' operation' + (total === 1 ? '' : 's') + ' match' + (total === 1 ? 'es' : '') : 'Nothing matches "' + q + '" in any API.'),
-        results.filter((r) => r.operations.length).map((r) => h('section', { key: r.api, className: 'svc-nav-api' },
-          h('h2', null, r.name + ' (' + r.operations.length + ')'),
-          h('ul', null, r.operations.map((op) => opItem(r.api, op))))));
+      tree = h(
+        'div',
+        { className: 'svc-results' },
+        h(
+          'p',
+          { className: 'svc-results-count', role: 'status' },
+          total
+            ? total + ' operation' + (total === 1 ? '' : 's') + ' match' + (total === 1 ? 'es' : '')
+            : 'Nothing matches "' + q + '" in any API.',
+        ),
+        results
+          .filter((r) => r.operations.length)
+          .map((r) =>
+            h(
+              'section',
+              { key: r.api, className: 'svc-nav-api' },
+              h('h2', null, r.name + ' (' + r.operations.length + ')'),
+              h(
+                'ul',
+                null,
+                r.operations.map((op) => opItem(r.api, op)),
+              ),
+            ),
+          ),
+      );
     } else {
-      tree = config.index.map((entry) => h('section', { key: entry.api, className: 'svc-nav-api' + (entry.api === currentApi ? ' current' : '') },
-        h('h2', null, h('a', { href: '?api=' + entry.api, 'aria-current': entry.api === currentApi ? 'page' : undefined }, entry.name)),
-        entry.workflows.length ? h('ul', { className: 'svc-nav-workflows' }, entry.workflows.map((w) => h('li', { key: w.workflowId },
-          h('a', { href: '?api=' + entry.api + '&workflow=' + encodeURIComponent(w.workflowId) + '&step=0', className: 'svc-nav-workflow' }, 'Start here: ' + w.summary)))) : null,
-        entry.api === currentApi ? entry.tags.map((tag) => h('details', { key: tag.name, open: true },
-          h('summary', null, tag.name),
-          h('ul', null, tag.operations.map((id) => opItem(entry.api, { ...entry.operations[id], operationId: id }))))) : null));
+      tree = config.index.map((entry) =>
+        h(
+          'section',
+          { key: entry.api, className: 'svc-nav-api' + (entry.api === currentApi ? ' current' : '') },
+          h(
+            'h2',
+            null,
+            h(
+              'a',
+              { href: '?api=' + entry.api, 'aria-current': entry.api === currentApi ? 'page' : undefined },
+              entry.name,
+            ),
+          ),
+          entry.workflows.length
+            ? h(
+                'ul',
+                { className: 'svc-nav-workflows' },
+                entry.workflows.map((w) =>
+                  h(
+                    'li',
+                    { key: w.workflowId },
+                    h(
+                      'a',
+                      {
+                        href: '?api=' + entry.api + '&workflow=' + encodeURIComponent(w.workflowId) + '&step=0',
+                        className: 'svc-nav-workflow',
+                      },
+                      'Start here: ' + w.summary,
+                    ),
+                  ),
+                ),
+              )
+            : null,
+          entry.api === currentApi
+            ? entry.tags.map((tag) =>
+                h(
+                  'details',
+                  { key: tag.name, open: true },
+                  h('summary', null, tag.name),
+                  h(
+                    'ul',
+                    null,
+                    tag.operations.map((id) => opItem(entry.api, { ...entry.operations[id], operationId: id })),
+                  ),
+                ),
+              )
+            : null,
+        ),
+      );
     }
-    return h('nav', { className: 'svc-sidebar', 'aria-label': 'APIs and operations' },
-      h('div', { className: 'svc-search', role: 'search' },
+    return h(
+      'nav',
+      { className: 'svc-sidebar', 'aria-label': 'APIs and operations' },
+      h(
+        'div',
+        { className: 'svc-search', role: 'search' },
         h('label', { htmlFor: 'svc-search-input' }, 'Search all APIs'),
         h('input', {
-          id: 'svc-search-input', type: 'search', value: draft, onChange: onSearch, autoComplete: 'off',
+          id: 'svc-search-input',
+          type: 'search',
+          value: draft,
+          onChange: onSearch,
+          autoComplete: 'off',
           placeholder: 'e.g. upload, get v2.0, task status',
           'aria-describedby': 'svc-search-help',
         }),
-        h('p', { id: 'svc-search-help', className: 'svc-search-help' }, 'Matches tags, methods, paths, operationIds, summaries and descriptions.')),
-      h('details', { className: 'svc-nav-tree', open: window.matchMedia?.('(min-width: 900px)').matches ?? true },
+        h(
+          'p',
+          { id: 'svc-search-help', className: 'svc-search-help' },
+          'Matches tags, methods, paths, operationIds, summaries and descriptions.',
+        ),
+      ),
+      h(
+        'details',
+        { className: 'svc-nav-tree', open: window.matchMedia?.('(min-width: 900px)').matches ?? true },
         h('summary', null, 'Browse APIs and operations'),
-        tree));
+        tree,
+      ),
+    );
   }
 
   /** The operation list; when the search leaves nothing here, says so and where matches are. */
   function NoMatch({ q }) {
     const elsewhere = search(config.index, q).filter((r) => r.api !== currentApi && r.operations.length);
     const here = indexByApi[currentApi]?.name ?? currentApi;
-    return h('div', { className: 'svc-no-match', role: 'status' },
+    return h(
+      'div',
+      { className: 'svc-no-match', role: 'status' },
       h('h3', null, 'Nothing in ' + here + ' matches "' + q + '".'),
       elsewhere.length
-        ? h('p', null, 'Matches in other APIs: ', elsewhere.map((r, i) => h(React.Fragment, { key: r.api }, i ? ', ' : '',
-          h('a', { href: '?api=' + r.api + '&q=' + encodeURIComponent(q) }, r.name + ' (' + r.operations.length + ')'))), '.')
-        : h('p', null, 'No API has a matching operation (tags, methods, paths, operationIds, summaries and descriptions were searched). Try fewer or other words.'));
+        ? h(
+            'p',
+            null,
+            'Matches in other APIs: ',
+            elsewhere.map((r, i) =>
+              h(
+                React.Fragment,
+                { key: r.api },
+                i ? ', ' : '',
+                h(
+                  'a',
+                  { href: '?api=' + r.api + '&q=' + encodeURIComponent(q) },
+                  r.name + ' (' + r.operations.length + ')',
+                ),
+              ),
+            ),
+            '.',
+          )
+        : h(
+            'p',
+            null,
+            'No API has a matching operation (tags, methods, paths, operationIds, summaries and descriptions were searched). Try fewer or other words.',
+          ),
+    );
   }
 
   /** "Start here": the workflows of the API, or the steps of the one being followed. */
@@ -490,52 +733,127 @@ function ExplorerPlugin(system) {
     const entry = indexByApi[currentApi];
     if (!active) {
       if (!entry || !entry.workflows.length) return null;
-      return h('section', { className: 'svc-start', 'aria-labelledby': 'svc-start-title' },
+      return h(
+        'section',
+        { className: 'svc-start', 'aria-labelledby': 'svc-start-title' },
         h('h2', { id: 'svc-start-title' }, 'Start here'),
-        h('ul', null, entry.workflows.map((w) => h('li', { key: w.workflowId },
-          h('a', { href: '?api=' + currentApi + '&workflow=' + encodeURIComponent(w.workflowId) + '&step=0', className: 'svc-start-link' }, w.summary),
-          ' (' + w.steps.length + ' steps)'))));
+        h(
+          'ul',
+          null,
+          entry.workflows.map((w) =>
+            h(
+              'li',
+              { key: w.workflowId },
+              h(
+                'a',
+                {
+                  href: '?api=' + currentApi + '&workflow=' + encodeURIComponent(w.workflowId) + '&step=0',
+                  className: 'svc-start-link',
+                },
+                w.summary,
+              ),
+              ' (' + w.steps.length + ' steps)',
+            ),
+          ),
+        ),
+      );
     }
     const { workflow } = active;
     const answers = answersOf(workflow.workflowId);
-    return h('section', { className: 'svc-start svc-workflow', 'aria-labelledby': 'svc-start-title', 'data-workflow': workflow.workflowId },
+    return h(
+      'section',
+      {
+        className: 'svc-start svc-workflow',
+        'aria-labelledby': 'svc-start-title',
+        'data-workflow': workflow.workflowId,
+      },
       h('h2', { id: 'svc-start-title' }, 'Start here: ' + workflow.summary),
       workflow.description ? h('p', null, inlineCode(h, workflow.description)) : null,
-      h('ol', { className: 'svc-steps' }, workflow.steps.map((step, i) => {
-        const state = stepState(step, answers[step.stepId]);
-        const op = stepOperation(active, step);
-        const status = { waiting: '', done: 'done', repeat: 'not yet: Execute again', failed: 'failed' }[state.state];
-        return h('li', {
-          key: step.stepId, 'data-step': step.stepId, 'data-state': state.state, 'data-answers': answers[step.stepId]?.count ?? 0,
-          className: 'svc-step' + (i === active.step ? ' current' : ''), 'aria-current': i === active.step ? 'step' : undefined,
-        },
-        h('button', { type: 'button', className: 'btn svc-step-open', onClick: () => openStep(sys, active, i) },
-          (i === active.step ? 'Reopen' : 'Open') + ' step ' + (i + 1)),
-        ' ',
-        h('code', null, (op ? op.method.toUpperCase() + ' ' + op.path : step.operationId) + (step.api && step.api !== active.api ? ' (' + step.api + ')' : '')),
-        status ? h('span', { className: 'svc-step-state' }, ' ' + status + (state.value !== undefined ? ' (' + step.until.pointer + ' = ' + JSON.stringify(state.value) + ')' : '')) : null,
-        step.description ? h('p', null, inlineCode(h, step.description)) : null,
-        i === active.step && stepInputs(step, answers).missing.length
-          ? h('p', { className: 'svc-step-missing', role: 'status' }, 'This step takes values from the answer of ' +
-            stepInputs(step, answers).missing.map((id) => 'step ' + (workflow.steps.findIndex((s) => s.stepId === id) + 1)).join(', ') + ': Execute that step first.')
-          : null);
-      })),
-      active.step + 1 < workflow.steps.length && stepState(workflow.steps[active.step], answers[workflow.steps[active.step].stepId]).state === 'done'
-        ? h('button', { type: 'button', className: 'btn execute svc-step-next', onClick: () => openStep(sys, active, active.step + 1) }, 'Next step: ' + (active.step + 2))
+      h(
+        'ol',
+        { className: 'svc-steps' },
+        workflow.steps.map((step, i) => {
+          const state = stepState(step, answers[step.stepId]);
+          const op = stepOperation(active, step);
+          const status = { waiting: '', done: 'done', repeat: 'not yet: Execute again', failed: 'failed' }[state.state];
+          return h(
+            'li',
+            {
+              key: step.stepId,
+              'data-step': step.stepId,
+              'data-state': state.state,
+              'data-answers': answers[step.stepId]?.count ?? 0,
+              className: 'svc-step' + (i === active.step ? ' current' : ''),
+              'aria-current': i === active.step ? 'step' : undefined,
+            },
+            h(
+              'button',
+              { type: 'button', className: 'btn svc-step-open', onClick: () => openStep(sys, active, i) },
+              (i === active.step ? 'Reopen' : 'Open') + ' step ' + (i + 1),
+            ),
+            ' ',
+            h(
+              'code',
+              null,
+              (op ? op.method.toUpperCase() + ' ' + op.path : step.operationId) +
+                (step.api && step.api !== active.api ? ' (' + step.api + ')' : ''),
+            ),
+            status
+              ? h(
+                  'span',
+                  { className: 'svc-step-state' },
+                  ' ' +
+                    status +
+                    (state.value !== undefined
+                      ? ' (' + step.until.pointer + ' = ' + JSON.stringify(state.value) + ')'
+                      : ''),
+                )
+              : null,
+            step.description ? h('p', null, inlineCode(h, step.description)) : null,
+            i === active.step && stepInputs(step, answers).missing.length
+              ? h(
+                  'p',
+                  { className: 'svc-step-missing', role: 'status' },
+                  'This step takes values from the answer of ' +
+                    stepInputs(step, answers)
+                      .missing.map((id) => 'step ' + (workflow.steps.findIndex((s) => s.stepId === id) + 1))
+                      .join(', ') +
+                    ': Execute that step first.',
+                )
+              : null,
+          );
+        }),
+      ),
+      active.step + 1 < workflow.steps.length &&
+        stepState(workflow.steps[active.step], answers[workflow.steps[active.step].stepId]).state === 'done'
+        ? h(
+            'button',
+            {
+              type: 'button',
+              className: 'btn execute svc-step-next',
+              onClick: () => openStep(sys, active, active.step + 1),
+            },
+            'Next step: ' + (active.step + 2),
+          )
         : null,
-      h('p', { className: 'svc-workflow-leave' }, h('a', { href: '?api=' + currentApi }, 'Leave this workflow')));
+      h('p', { className: 'svc-workflow-leave' }, h('a', { href: '?api=' + currentApi }, 'Leave this workflow')),
+    );
   }
 
   function SvcLayout() {
     const Topbar = system.getComponent('Topbar', true);
     const BaseLayout = system.getComponent('BaseLayout', true);
-    return h('div', { className: 'swagger-ui svc-app' },
+    return h(
+      'div',
+      { className: 'swagger-ui svc-app' },
       h(Topbar),
-      h('div', { className: 'svc-columns' },
+      h(
+        'div',
+        { className: 'svc-columns' },
         h(Sidebar, { sys: system }),
-        h('div', { className: 'svc-main', id: 'svc-main' },
-          h(StartHere, { sys: system }),
-          h(BaseLayout))));
+        h('div', { className: 'svc-main', id: 'svc-main' }, h(StartHere, { sys: system }), h(BaseLayout)),
+      ),
+    );
   }
 
   return {
@@ -549,7 +867,8 @@ function ExplorerPlugin(system) {
             for (const name of Object.keys(payload || {})) {
               const entry = payload[name] || {};
               const value = toJS(entry.value) || {};
-              if (isBasic(toJS(entry.schema)) && value.username) saved[name] = { username: String(value.username), password: String(value.password || '') };
+              if (isBasic(toJS(entry.schema)) && value.username)
+                saved[name] = { username: String(value.username), password: String(value.password || '') };
             }
             writeSession(AUTH_KEY, saved);
             return ori(payload);
@@ -570,7 +889,10 @@ function ExplorerPlugin(system) {
             if (entry) {
               currentApi = entry.api;
               // After the top bar's own address-bar update, which runs right after this action.
-              setTimeout(() => { setUrlParams({ api: entry.api }); window.dispatchEvent(new Event('svc-explorer:location')); }, 0);
+              setTimeout(() => {
+                setUrlParams({ api: entry.api });
+                window.dispatchEvent(new Event('svc-explorer:location'));
+              }, 0);
             }
             // The notice about an unknown ?api= is stale once the user picks an API.
             const notice = document.querySelector('.svc-notice');
@@ -585,7 +907,8 @@ function ExplorerPlugin(system) {
               const active = activeWorkflow();
               // A workflow link without an operation opens the step (on its API: maybe a page load).
               if (active && !location.hash) openStep(sys, active, active.step);
-              else if (active && stepApi(active, active.workflow.steps[active.step]) === currentApi) setTimeout(() => fillStep(sys, active), 300);
+              else if (active && stepApi(active, active.workflow.steps[active.step]) === currentApi)
+                setTimeout(() => fillStep(sys, active), 300);
             }, 0);
             return result;
           },
@@ -597,7 +920,11 @@ function ExplorerPlugin(system) {
             if (op && stepApi(active, step) === currentApi && op.path === path && op.method === method) {
               let body = res.body;
               if (body === undefined || typeof body !== 'object') {
-                try { body = JSON.parse(res.text); } catch { body = res.text; }
+                try {
+                  body = JSON.parse(res.text);
+                } catch {
+                  body = res.text;
+                }
               }
               const headers = {};
               for (const [k, v] of Object.entries(res.headers || {})) headers[k.toLowerCase()] = String(v);
@@ -609,16 +936,25 @@ function ExplorerPlugin(system) {
       },
     },
     wrapComponents: {
-      responses: (Original, sys) => (props) => h(React.Fragment, null,
-        h(CodeSamples, { sys, path: props.path, method: props.method }),
-        h(Original, props)),
-      liveResponse: (Original, sys) => (props) => h(React.Fragment, null,
-        props.response ? h(Explanation, { response: props.response }) : null,
-        h(Original, props),
-        props.response ? h(FollowLinks, { sys, response: props.response, path: props.path, method: props.method }) : null),
+      responses: (Original, sys) => (props) =>
+        h(React.Fragment, null, h(CodeSamples, { sys, path: props.path, method: props.method }), h(Original, props)),
+      liveResponse: (Original, sys) => (props) =>
+        h(
+          React.Fragment,
+          null,
+          props.response ? h(Explanation, { response: props.response }) : null,
+          h(Original, props),
+          props.response
+            ? h(FollowLinks, { sys, response: props.response, path: props.path, method: props.method })
+            : null,
+        ),
       operations: (Original, sys) => (props) => {
         const filter = sys.layoutSelectors.currentFilter();
-        if (typeof filter === 'string' && queryWords(filter).length && opsFilter(sys.specSelectors.taggedOperations(), filter).size === 0) {
+        if (
+          typeof filter === 'string' &&
+          queryWords(filter).length &&
+          opsFilter(sys.specSelectors.taggedOperations(), filter).size === 0
+        ) {
           return h(NoMatch, { q: filter });
         }
         return h(Original, props);
@@ -628,23 +964,48 @@ function ExplorerPlugin(system) {
         const [tried, setTried] = React.useState(false);
         const type = sys.oas3Selectors.requestContentType(props.path, props.method) || '';
         const value = sys.oas3Selectors.requestBodyValue(props.path, props.method);
-        const wantsFile = /octet-stream|^image\/|^application\/x-/.test(type) || (!type && sys.specSelectors.operationWithMeta(props.path, props.method).getIn(['requestBody', 'content', 'application/octet-stream']));
+        const wantsFile =
+          /octet-stream|^image\/|^application\/x-/.test(type) ||
+          (!type &&
+            sys.specSelectors
+              .operationWithMeta(props.path, props.method)
+              .getIn(['requestBody', 'content', 'application/octet-stream']));
         const noFile = wantsFile && !(value && typeof value === 'object' && typeof value.size === 'number');
-        return h('div', { className: 'svc-execute', onClickCapture: () => setTried(true) },
+        return h(
+          'div',
+          { className: 'svc-execute', onClickCapture: () => setTried(true) },
           h(Original, props),
-          tried && noFile ? h('p', { className: 'svc-explanation', role: 'alert' }, 'Choose the file to upload first (Request body: "Choose File"), then Execute.') : null);
+          tried && noFile
+            ? h(
+                'p',
+                { className: 'svc-explanation', role: 'alert' },
+                'Choose the file to upload first (Request body: "Choose File"), then Execute.',
+              )
+            : null,
+        );
       },
-      ServersContainer: (Original) => (props) => h(React.Fragment, null,
-        h(Original, props),
-        h('label', { className: 'svc-self-signed', title: 'Accept the certificate of an https endpoint that this browser does not trust (curl -k)' },
-          h('input', {
-            type: 'checkbox', defaultChecked: selfSigned(),
-            onChange: (event) => {
-              writeSession(INSECURE_KEY, event.target.checked ? true : null);
-              window.dispatchEvent(new Event('svc-explorer:location')); // the samples' -k follows it
+      ServersContainer: (Original) => (props) =>
+        h(
+          React.Fragment,
+          null,
+          h(Original, props),
+          h(
+            'label',
+            {
+              className: 'svc-self-signed',
+              title: 'Accept the certificate of an https endpoint that this browser does not trust (curl -k)',
             },
-          }),
-          ' Self-signed certificate (real endpoints only)')),
+            h('input', {
+              type: 'checkbox',
+              defaultChecked: selfSigned(),
+              onChange: (event) => {
+                writeSession(INSECURE_KEY, event.target.checked ? true : null);
+                window.dispatchEvent(new Event('svc-explorer:location')); // the samples' -k follows it
+              },
+            }),
+            ' Self-signed certificate (real endpoints only)',
+          ),
+        ),
     },
   };
 }
@@ -660,13 +1021,15 @@ function specUrls(done) {
   script.src = './specs/specs.js';
   script.onload = () => {
     const specs = window.SVC_EXPLORER_SPECS || {};
-    done(config.apis.map((a) => {
-      const spec = specs[a.api];
-      if (!spec) return { url: a.url, name: a.name };
-      const blobUrl = URL.createObjectURL(new Blob([JSON.stringify(spec)], { type: 'application/json' }));
-      for (const entry of config.apis) if (entry.api === a.api) entry.url = blobUrl;
-      return { url: blobUrl, name: a.name };
-    }));
+    done(
+      config.apis.map((a) => {
+        const spec = specs[a.api];
+        if (!spec) return { url: a.url, name: a.name };
+        const blobUrl = URL.createObjectURL(new Blob([JSON.stringify(spec)], { type: 'application/json' }));
+        for (const entry of config.apis) if (entry.api === a.api) entry.url = blobUrl;
+        return { url: blobUrl, name: a.name };
+      }),
+    );
   };
   script.onerror = () => done(plain);
   document.head.appendChild(script);
@@ -716,7 +1079,11 @@ function start(urls) {
       // A link pasted into the address bar of an open page changes only the fragment: open it too.
       window.addEventListener('hashchange', () => {
         let hash;
-        try { hash = decodeURIComponent(location.hash); } catch { return; } // as Swagger UI does on load
+        try {
+          hash = decodeURIComponent(location.hash);
+        } catch {
+          return;
+        } // as Swagger UI does on load
         window.ui.layoutActions.parseDeepLinkHash(hash);
       });
     },

@@ -32,7 +32,9 @@ export const LABELS = { curl: 'curl', typescript: '@svc/client', python: 'Python
  * @returns {string}
  */
 export function clientFactory(api) {
-  const words = String(api).split(/[^a-zA-Z0-9]+/).filter(Boolean);
+  const words = String(api)
+    .split(/[^a-zA-Z0-9]+/)
+    .filter(Boolean);
   return 'create' + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('') + 'Client';
 }
 
@@ -48,7 +50,9 @@ function shellDouble(text) {
 
 /** Text inside a TypeScript template literal. */
 function templateText(text) {
-  return String(text).replace(/[\\`]/g, (c) => '\\' + c).replace(/\$\{/g, '\\${');
+  return String(text)
+    .replace(/[\\`]/g, (c) => '\\' + c)
+    .replace(/\$\{/g, '\\${');
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -73,7 +77,10 @@ export function literal(value, indent = '', lang = 'ts') {
   const close = Array.isArray(value) ? ']' : '}';
   const items = Array.isArray(value)
     ? value.map((v) => literal(v, inner, lang))
-    : Object.entries(value).map(([k, v]) => (lang === 'ts' && IDENTIFIER.test(k) ? k : literal(k, inner, lang)) + ': ' + literal(v, inner, lang));
+    : Object.entries(value).map(
+        ([k, v]) =>
+          (lang === 'ts' && IDENTIFIER.test(k) ? k : literal(k, inner, lang)) + ': ' + literal(v, inner, lang),
+      );
   if (items.length === 0) return open + close;
   const pad = lang === 'ts' && !Array.isArray(value) ? ' ' : '';
   const flat = open + pad + items.join(', ') + pad + close;
@@ -84,12 +91,15 @@ export function literal(value, indent = '', lang = 'ts') {
 /** The path with its parameters filled in (URL-encoded). */
 function filledPath(request) {
   let path = request.path;
-  for (const { name, value } of request.params.path) path = path.split('{' + name + '}').join(encodeURIComponent(String(value)));
+  for (const { name, value } of request.params.path)
+    path = path.split('{' + name + '}').join(encodeURIComponent(String(value)));
   return path;
 }
 
 function queryString(request) {
-  const parts = request.params.query.map(({ name, value }) => encodeURIComponent(name) + '=' + encodeURIComponent(String(value)));
+  const parts = request.params.query.map(
+    ({ name, value }) => encodeURIComponent(name) + '=' + encodeURIComponent(String(value)),
+  );
   return parts.length ? '?' + parts.join('&') : '';
 }
 
@@ -112,7 +122,8 @@ export function curl(request) {
   const server = request.server.map((p) => ('env' in p ? '$' + p.env : shellDouble(p.text))).join('');
   const url = server.replace(/\/+$/, '') + shellDouble(filledPath(request) + queryString(request));
   const lines = [];
-  if (request.insecure) lines.push('# -k: the endpoint may use a self-signed certificate; drop it when the certificate is trusted.');
+  if (request.insecure)
+    lines.push('# -k: the endpoint may use a self-signed certificate; drop it when the certificate is trusted.');
   lines.push('curl ' + (request.insecure ? '-k ' : '') + '-u "$' + ENV.user + ':$' + ENV.password + '" \\');
   lines.push('  -X ' + request.method.toUpperCase() + ' "' + url + '"');
   const add = (line) => {
@@ -150,11 +161,17 @@ export function typescript(request) {
   const groups = [];
   for (const where of ['path', 'query', 'header']) {
     if (request.params[where].length === 0) continue;
-    groups.push(where + ': ' + literal(Object.fromEntries(request.params[where].map(({ name, value }) => [name, value])), '    '));
+    groups.push(
+      where + ': ' + literal(Object.fromEntries(request.params[where].map(({ name, value }) => [name, value])), '    '),
+    );
   }
   if (groups.length) {
     const flat = 'params: { ' + groups.join(', ') + ' }';
-    options.push(flat.length <= 80 && !flat.includes('\n') ? flat : 'params: {\n' + groups.map((g) => '    ' + g + ',').join('\n') + '\n  }');
+    options.push(
+      flat.length <= 80 && !flat.includes('\n')
+        ? flat
+        : 'params: {\n' + groups.map((g) => '    ' + g + ',').join('\n') + '\n  }',
+    );
   }
   const headers = {};
   if (request.body?.kind === 'json') options.push('body: ' + literal(request.body.value, '  '));
@@ -169,19 +186,31 @@ export function typescript(request) {
   if (Object.keys(headers).length) options.push('headers: ' + literal(headers, '  '));
   const method = request.method.toUpperCase();
   const call = options.length
-    ? 'await client.' + method + "('" + request.path + "', {\n" + options.map((o) => '  ' + o + ',').join('\n') + '\n});'
+    ? 'await client.' +
+      method +
+      "('" +
+      request.path +
+      "', {\n" +
+      options.map((o) => '  ' + o + ',').join('\n') +
+      '\n});'
     : 'await client.' + method + "('" + request.path + "');";
-  const server = request.server.map((p) => ('env' in p ? '${process.env.' + p.env + '}' : templateText(p.text))).join('').replace(/\/+$/, '');
+  const server = request.server
+    .map((p) => ('env' in p ? '${process.env.' + p.env + '}' : templateText(p.text)))
+    .join('')
+    .replace(/\/+$/, '');
   lines.push(
     'const client = ' + factory + '({',
     '  baseUrl: `' + server + '`,',
     '  username: process.env.' + ENV.user + '!,',
     '  password: process.env.' + ENV.password + '!,',
   );
-  if (request.insecure) lines.push('  insecureSkipTlsVerify: true, // as curl -k: the endpoint may use a self-signed certificate');
+  if (request.insecure)
+    lines.push('  insecureSkipTlsVerify: true, // as curl -k: the endpoint may use a self-signed certificate');
   lines.push('});', '', 'const { data, error, response } = ' + call);
   lines.push('if (error !== undefined) throw new Error(`${response.status}: ${JSON.stringify(error)}`);');
-  lines.push(binaryAnswer ? "await writeFile('image.qcow2', new Uint8Array(data));" : 'console.log(response.status, data);');
+  lines.push(
+    binaryAnswer ? "await writeFile('image.qcow2', new Uint8Array(data));" : 'console.log(response.status, data);',
+  );
   return lines.join('\n') + '\n';
 }
 
@@ -191,7 +220,12 @@ export function typescript(request) {
  * @returns {string}
  */
 export function python(request) {
-  const server = request.server.map((p) => ('env' in p ? "{os.environ['" + p.env + "']}" : p.text.replace(/[{}]/g, '$&$&').replace(/[\\"]/g, '\\$&'))).join('').replace(/\/+$/, '');
+  const server = request.server
+    .map((p) =>
+      'env' in p ? "{os.environ['" + p.env + "']}" : p.text.replace(/[{}]/g, '$&$&').replace(/[\\"]/g, '\\$&'),
+    )
+    .join('')
+    .replace(/\/+$/, '');
   const url = server + filledPath(request).replace(/[{}]/g, '$&$&').replace(/[\\"]/g, '\\$&');
   const headers = {};
   const accept = acceptOf(request);
@@ -201,7 +235,12 @@ export function python(request) {
   const args = ['    ' + literal(request.method.toUpperCase(), '', 'py') + ',', '    f"' + url + '",'];
   args.push("    auth=(os.environ['" + ENV.user + "'], os.environ['" + ENV.password + "']),");
   args.push('    headers=' + literal(headers, '    ', 'py') + ',');
-  if (request.params.query.length) args.push('    params=' + literal(Object.fromEntries(request.params.query.map(({ name, value }) => [name, value])), '    ', 'py') + ',');
+  if (request.params.query.length)
+    args.push(
+      '    params=' +
+        literal(Object.fromEntries(request.params.query.map(({ name, value }) => [name, value])), '    ', 'py') +
+        ',',
+    );
   if (request.body?.kind === 'json') args.push('    json=' + literal(request.body.value, '    ', 'py') + ',');
   else if (request.body) args.push('    data=body,');
   if (request.insecure) args.push('    verify=False,  # as curl -k: the endpoint may use a self-signed certificate');
@@ -215,7 +254,11 @@ export function python(request) {
   lines.push(indent + 'response = requests.request(', ...args.map((a) => indent + a), indent + ')');
   lines.push('print(response.status_code)');
   if (downloads(request)) {
-    lines.push('response.raise_for_status()', "with open('image.qcow2', 'wb') as out:", '    out.write(response.content)');
+    lines.push(
+      'response.raise_for_status()',
+      "with open('image.qcow2', 'wb') as out:",
+      '    out.write(response.content)',
+    );
   } else {
     lines.push("print(response.json() if 'json' in response.headers.get('Content-Type', '') else response.text)");
   }

@@ -10,7 +10,10 @@ export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patc
  * @returns {string[]}
  */
 export function queryWords(query) {
-  return String(query || '').toLowerCase().split(/\s+/).filter(Boolean);
+  return String(query || '')
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean);
 }
 
 /**
@@ -38,7 +41,13 @@ export function search(index, query) {
     name,
     operations: Object.entries(operations)
       .filter(([, op]) => matches(op, words))
-      .map(([operationId, op]) => ({ operationId, tag: op.tag, method: op.method, path: op.path, summary: op.summary })),
+      .map(([operationId, op]) => ({
+        operationId,
+        tag: op.tag,
+        method: op.method,
+        path: op.path,
+        summary: op.summary,
+      })),
   }));
 }
 

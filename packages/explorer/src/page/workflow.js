@@ -26,7 +26,10 @@ export function pointerGet(value, pointer) {
  * @param {any} value
  */
 export function pointerSet(target, pointer, value) {
-  const keys = String(pointer).slice(1).split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const keys = String(pointer)
+    .slice(1)
+    .split('/')
+    .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
   let node = target;
   keys.forEach((key, i) => {
     if (i === keys.length - 1) node[key] = value;
@@ -53,9 +56,10 @@ export function resolveValue(value, answers) {
   if (!match) return { found: false, step: value };
   const answer = answers[match[1]];
   if (!answer) return { found: false, step: match[1] };
-  const result = match[3] !== undefined
-    ? answer.headers?.[match[3].toLowerCase()]
-    : pointerGet(answer.body, match[2] ? decodeURIComponent(match[2].slice(1)) : '');
+  const result =
+    match[3] !== undefined
+      ? answer.headers?.[match[3].toLowerCase()]
+      : pointerGet(answer.body, match[2] ? decodeURIComponent(match[2].slice(1)) : '');
   return result === undefined ? { found: false, step: match[1] } : { found: true, value: result };
 }
 
@@ -107,7 +111,10 @@ export function stepState(step, answer) {
 export function linkValues(link, answer) {
   const out = [];
   for (const [name, expression] of Object.entries(link.parameters ?? {})) {
-    const r = resolveValue(typeof expression === 'string' ? expression.replace(/^\$response\./, '$steps.this.response.') : expression, { this: answer });
+    const r = resolveValue(
+      typeof expression === 'string' ? expression.replace(/^\$response\./, '$steps.this.response.') : expression,
+      { this: answer },
+    );
     if (!r.found) return null;
     out.push({ name: name.replace(/^(path|query|header)\./, ''), value: r.value });
   }

@@ -19,7 +19,11 @@ export async function runSample(lang, source, { user = 'admin', password = 'secr
   let command = lang === 'shell' ? ['bash', ['-c', source]] : ['python3', ['-c', source]];
   const file = join(packageDir, `.sample-run-${process.pid}.mjs`);
   if (lang === 'typescript') {
-    writeFileSync(file, ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
+    writeFileSync(
+      file,
+      ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } })
+        .outputText,
+    );
     command = [process.execPath, [file]];
   }
   try {
@@ -32,4 +36,3 @@ export async function runSample(lang, source, { user = 'admin', password = 'secr
     rmSync(file, { force: true });
   }
 }
-

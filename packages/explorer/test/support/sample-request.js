@@ -19,14 +19,17 @@ export function serverParts(document) {
   const server = document.servers?.[0];
   if (!server || typeof server.url !== 'string') throw new Error('code samples: the document has no server');
   const variables = server.variables ?? {};
-  return server.url.split(/(\{[^}]+\})/).filter(Boolean).map((part) => {
-    const variable = /^\{([^}]+)\}$/.exec(part)?.[1];
-    if (variable === undefined) return { text: part };
-    if (variable === 'host') return { env: ENV.host };
-    const value = variables[variable]?.default;
-    if (value === undefined) throw new Error(`code samples: server variable {${variable}} has no default`);
-    return { text: String(value) };
-  });
+  return server.url
+    .split(/(\{[^}]+\})/)
+    .filter(Boolean)
+    .map((part) => {
+      const variable = /^\{([^}]+)\}$/.exec(part)?.[1];
+      if (variable === undefined) return { text: part };
+      if (variable === 'host') return { env: ENV.host };
+      const value = variables[variable]?.default;
+      if (value === undefined) throw new Error(`code samples: server variable {${variable}} has no default`);
+      return { text: String(value) };
+    });
 }
 
 /**

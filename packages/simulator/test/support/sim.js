@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, fetch } from 'undici';
-import { startSimulator } from '../../src/index.js';
 import { loadApis } from '../../src/apis.js';
+import { startSimulator } from '../../src/index.js';
 
 export const PASSWORD = 'sim-test-password';
 export const AUTH = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
@@ -21,11 +21,18 @@ export const specs = () => (apisPromise ??= loadApis());
  */
 export async function violationsOf(path, method, status, contentType, body) {
   const apis = await specs();
-  const mounts = apis.flatMap((api) => api.basePaths.map((base) => ({ base, api }))).sort((a, b) => b.base.length - a.base.length);
+  const mounts = apis
+    .flatMap((api) => api.basePaths.map((base) => ({ base, api })))
+    .sort((a, b) => b.base.length - a.base.length);
   const mount = mounts.find((m) => path.startsWith(`${m.base}/`));
   if (!mount) return [`${method} ${path}: no API serves this path`];
   const rel = path.slice(mount.base.length).split('?')[0];
-  const operation = mount.api.backend.router.matchOperation({ method: method.toLowerCase(), path: rel, headers: {}, query: {} });
+  const operation = mount.api.backend.router.matchOperation({
+    method: method.toLowerCase(),
+    path: rel,
+    headers: {},
+    query: {},
+  });
   if (!operation) return status === 404 || status === 405 ? [] : [`${method} ${path}: no operation`];
   const declared = operation.responses[String(status)] ? String(status) : 'default';
   let response = operation.responses[declared];
@@ -33,8 +40,10 @@ export async function violationsOf(path, method, status, contentType, body) {
   if (response.$ref) response = mount.api.doc.components.responses[response.$ref.split('/').pop()];
   const types = Object.keys(response.content ?? {});
   const type = (contentType ?? '').split(';')[0].trim();
-  if (types.length === 0) return body && body.length ? [`${operation.operationId} ${status}: a body where the spec declares none`] : [];
-  if (!types.includes(type)) return [`${operation.operationId} ${status}: media type "${type}" is not one of ${types.join(', ')}`];
+  if (types.length === 0)
+    return body && body.length ? [`${operation.operationId} ${status}: a body where the spec declares none`] : [];
+  if (!types.includes(type))
+    return [`${operation.operationId} ${status}: media type "${type}" is not one of ${types.join(', ')}`];
   if (type !== 'application/json') return [];
   const result = mount.api.backend.validator.validateResponse(JSON.parse(body), operation, status);
   return (result.errors ?? []).map((e) => `${operation.operationId} ${status}: ${e.instancePath || '/'} ${e.message}`);
@@ -69,7 +78,15 @@ export async function startTestSimulator(options = {}) {
     const bytes = Buffer.from(await res.arrayBuffer());
     const text = bytes.toString('utf8');
     const type = res.headers.get('content-type') ?? '';
-    violations.push(...(await violationsOf(path, method, res.status, type, type.includes('json') || type.includes('html') ? text : bytes)));
+    violations.push(
+      ...(await violationsOf(
+        path,
+        method,
+        res.status,
+        type,
+        type.includes('json') || type.includes('html') ? text : bytes,
+      )),
+    );
     return { status: res.status, headers: res.headers, body: type.includes('json') ? JSON.parse(text) : bytes, text };
   }
 

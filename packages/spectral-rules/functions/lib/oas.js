@@ -209,12 +209,13 @@ export function walkSchema(schema, path, visit, stack = new Set()) {
   }
   for (const keyword of SCHEMA_KEYWORDS) {
     const sub = schema[keyword];
-    if (Array.isArray(sub)) sub.forEach((item, i) => walkSchema(item, [...path, keyword, i], visit, stack));
+    if (Array.isArray(sub))
+      for (const [i, item] of sub.entries()) walkSchema(item, [...path, keyword, i], visit, stack);
     else walkSchema(sub, [...path, keyword], visit, stack);
   }
   for (const keyword of SCHEMA_LIST_KEYWORDS) {
     if (!Array.isArray(schema[keyword])) continue;
-    schema[keyword].forEach((sub, i) => walkSchema(sub, [...path, keyword, i], visit, stack));
+    for (const [i, sub] of schema[keyword].entries()) walkSchema(sub, [...path, keyword, i], visit, stack);
   }
   stack.delete(schema);
 }
@@ -253,7 +254,8 @@ function* responseSchemas(response, path) {
 function* pathItemSchemas(item, path) {
   if (!isObject(item) || item.$ref !== undefined) return;
   if (Array.isArray(item.parameters)) {
-    for (const [i, parameter] of item.parameters.entries()) yield* parameterSchemas(parameter, [...path, 'parameters', i]);
+    for (const [i, parameter] of item.parameters.entries())
+      yield* parameterSchemas(parameter, [...path, 'parameters', i]);
   }
   for (const method of HTTP_METHODS) {
     const operation = item[method];
@@ -300,7 +302,8 @@ export function* schemaRoots(doc) {
   for (const [name, schema] of entries(components.schemas)) yield [schema, [...c, 'schemas', name]];
   for (const [name, p] of entries(components.parameters)) yield* parameterSchemas(p, [...c, 'parameters', name]);
   yield* headersSchemas(components.headers, [...c, 'headers']);
-  for (const [name, b] of entries(components.requestBodies)) yield* requestBodySchemas(b, [...c, 'requestBodies', name]);
+  for (const [name, b] of entries(components.requestBodies))
+    yield* requestBodySchemas(b, [...c, 'requestBodies', name]);
   for (const [name, r] of entries(components.responses)) yield* responseSchemas(r, [...c, 'responses', name]);
   for (const [name, item] of entries(components.pathItems)) yield* pathItemSchemas(item, [...c, 'pathItems', name]);
   for (const [key, item] of entries(doc.paths)) yield* pathItemSchemas(item, ['paths', key]);

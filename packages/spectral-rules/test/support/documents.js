@@ -14,7 +14,7 @@ const OWNER_UUID = '00000000-0000-0000-0000-000000000000';
 const TASK_UUID = '8d4c2a10-7e53-4f0b-b2a6-3c1d9e8f7a65';
 
 const ref = (name, kind = 'schemas') => ({ $ref: `#/components/${kind}/${name}` });
-const errors = { '404': ref('Error', 'responses'), default: ref('Error', 'responses') };
+const errors = { 404: ref('Error', 'responses'), default: ref('Error', 'responses') };
 
 const imageInput = {
   api_version: '3.1',
@@ -73,8 +73,8 @@ export function validDocument() {
             },
           },
           responses: {
-            '202': ref('ImageIntentResponse', 'responses'),
-            '400': ref('Error', 'responses'),
+            202: ref('ImageIntentResponse', 'responses'),
+            400: ref('Error', 'responses'),
             default: ref('Error', 'responses'),
           },
         },
@@ -90,12 +90,14 @@ export function validDocument() {
             content: {
               'application/json': {
                 schema: ref('ListMetadata'),
-                examples: { firstPage: { summary: 'The first 20 images', value: { kind: 'image', offset: 0, length: 20 } } },
+                examples: {
+                  firstPage: { summary: 'The first 20 images', value: { kind: 'image', offset: 0, length: 20 } },
+                },
               },
             },
           },
           responses: {
-            '200': {
+            200: {
               description: 'One page of images.',
               content: {
                 'application/json': {
@@ -103,13 +105,17 @@ export function validDocument() {
                   examples: {
                     onePage: {
                       summary: 'A page with one image',
-                      value: { api_version: '3.1', metadata: { kind: 'image', total_matches: 1 }, entities: [imageResponse] },
+                      value: {
+                        api_version: '3.1',
+                        metadata: { kind: 'image', total_matches: 1 },
+                        entities: [imageResponse],
+                      },
                     },
                   },
                 },
               },
             },
-            '400': ref('Error', 'responses'),
+            400: ref('Error', 'responses'),
             default: ref('Error', 'responses'),
           },
         },
@@ -121,7 +127,7 @@ export function validDocument() {
           summary: 'Get an image',
           description: 'Returns the image with its current status.',
           tags: ['Images'],
-          responses: { '200': ref('ImageIntentResponse', 'responses'), ...errors },
+          responses: { 200: ref('ImageIntentResponse', 'responses'), ...errors },
         },
         put: {
           operationId: 'images_update',
@@ -137,7 +143,7 @@ export function validDocument() {
               },
             },
           },
-          responses: { '202': ref('ImageIntentResponse', 'responses'), ...errors },
+          responses: { 202: ref('ImageIntentResponse', 'responses'), ...errors },
         },
         delete: {
           operationId: 'images_delete',
@@ -145,7 +151,7 @@ export function validDocument() {
           description: 'Deletes the image; the returned task tracks the deletion.',
           tags: ['Images'],
           responses: {
-            '202': {
+            202: {
               description: 'The deletion has started.',
               content: {
                 'application/json': {
@@ -169,7 +175,7 @@ export function validDocument() {
             required: true,
             content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
           },
-          responses: { '204': { description: 'The file has been stored.' }, ...errors },
+          responses: { 204: { description: 'The file has been stored.' }, ...errors },
         },
         get: {
           operationId: 'images_download_file',
@@ -177,7 +183,7 @@ export function validDocument() {
           description: 'Returns the disk contents of the image.',
           tags: ['Images'],
           responses: {
-            '200': {
+            200: {
               description: 'The disk contents.',
               content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
             },
@@ -334,8 +340,8 @@ export function operation(fields = {}) {
   return {
     summary: 'An operation',
     responses: {
-      '200': { description: 'OK' },
-      '404': { description: 'Not found' },
+      200: { description: 'OK' },
+      404: { description: 'Not found' },
       default: { description: 'Error' },
     },
     ...fields,

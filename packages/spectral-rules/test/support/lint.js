@@ -80,7 +80,7 @@ export function describeRule(code, cases) {
       const expected = want.map(({ path, field, says = [] }) => ({
         path: path.map(String),
         message: expect.stringMatching(
-          new RegExp([`"${field}"`, ...says].map((s) => `(?=[\\s\\S]*${escape(s)})`).join('')),
+          new RegExp([`"${field}"`, ...says].map((s) => `(?=[\\s\\S]*${escapeRegExp(s)})`).join('')),
         ),
         severity: 0,
       }));
@@ -90,4 +90,4 @@ export function describeRule(code, cases) {
   });
 }
 
-const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
