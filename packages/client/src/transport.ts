@@ -1,11 +1,11 @@
 // The fetch every client calls: reads the spec operation each request carries, applies the
 // per-attempt time limit and the client's signal, retries read-only calls, follows redirects of
 // writes on the same origin only, guards the response body, and maps failures to typed errors.
-// @ts-expect-error undici publishes no types for this path; it is the class undici exports as Agent.
-// Imported directly because undici's main entry replaces the process-wide fetch dispatcher.
 
 import type { Middleware } from 'openapi-fetch';
 import type { Agent as AgentType, Dispatcher } from 'undici';
+// Imported directly because undici's main entry replaces the process-wide fetch dispatcher.
+// @ts-expect-error undici publishes no types for this path; it is the class undici exports as Agent.
 import AgentClass from 'undici/lib/dispatcher/agent.js';
 import { guardBody } from './body.js';
 import { InvalidResponseError, NetworkError, type OperationRef, RequestTimeoutError } from './errors.js';

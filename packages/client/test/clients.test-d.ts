@@ -16,10 +16,12 @@ const client = createCentralClient({ baseUrl: 'https://pc:9440/api/svc/v3', user
 
 describe('central client types', () => {
   it('types request bodies from the spec', () => {
+    const cdImage = {
+      metadata: { kind: 'image' as const },
+      spec: { name: 'x', resources: { image_type: 'CD_IMAGE' } },
+    };
     // @ts-expect-error image_type must be DISK_IMAGE or ISO_IMAGE
-    void client.POST('/images', {
-      body: { metadata: { kind: 'image' }, spec: { name: 'x', resources: { image_type: 'CD_IMAGE' } } },
-    });
+    void client.POST('/images', { body: cdImage });
     // @ts-expect-error spec is required
     void client.POST('/images', { body: { metadata: { kind: 'image' } } });
     // @ts-expect-error the path does not exist
@@ -73,14 +75,15 @@ describe('workflow and error types', () => {
     expectTypeOf<CentralSchemas['ServiceEnablementStatus']['service_enablement_status']>().toEqualTypeOf<string>();
     // @ts-expect-error give a file or a stream
     void element.uploadImage({ name: 'x', imageType: 'ISO_IMAGE', container: 'c' });
-    // @ts-expect-error not both
-    void element.uploadImage({
+    const both = {
       name: 'x',
-      imageType: 'ISO_IMAGE',
+      imageType: 'ISO_IMAGE' as const,
       container: 'c',
       file: 'a.iso',
       stream: new ReadableStream(),
-    });
+    };
+    // @ts-expect-error not both
+    void element.uploadImage(both);
     // @ts-expect-error imageType is DISK_IMAGE or ISO_IMAGE
     void element.uploadImage({ name: 'x', imageType: 'CD', container: 'c', file: 'a.iso' });
   });
