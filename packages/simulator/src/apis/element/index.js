@@ -147,7 +147,12 @@ const longPoll = (ctx, uuids, seconds) => ctx.domain.tasks.waitAny(uuids, Math.m
  */
 export const handlers = {
   async images_list_v0_8(ctx) {
-    const keep = parseFilter(ctx.query.filterCriteria, 'filterCriteria', ['name', 'uuid', 'imageState', 'imageType']);
+    const keep = parseFilter(/** @type {string | undefined} */ (ctx.query.filterCriteria), 'filterCriteria', [
+      'name',
+      'uuid',
+      'imageState',
+      'imageType',
+    ]);
     const all = listed(ctx).map((i) => imageV0_8(i, containerOf(ctx, i)));
     const entities = all.filter(keep);
     return {
