@@ -5,9 +5,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { isIP } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { root } from '@svc/oas/apis';
-import { loadApis } from './apis.js';
+import { loadApis, packed } from './apis.js';
 import { centralHandlers, imageJobs } from './central.js';
 import { elementHandlers } from './element.js';
 import { createFaults } from './faults.js';
@@ -20,8 +20,11 @@ import { seedTopology } from './topology.js';
 
 export { parseFaults } from './faults.js';
 
-/** The default data dir: `.simulator/` at the repository root (gitignored). */
-export const DEFAULT_DATA_DIR = join(root, '.simulator');
+/**
+ * The default data dir: `.simulator/` at the repository root (gitignored) in a checkout, `.simulator/`
+ * in the working directory when installed from npm.
+ */
+export const DEFAULT_DATA_DIR = packed ? resolve('.simulator') : join(root, '.simulator');
 
 /**
  * @typedef {object} SimulatorOptions
