@@ -91,6 +91,8 @@ const COMMANDS = [
   ['simulator', '../packages/simulator/src/cli.js', ['--port']],
   ['simulator', '../packages/simulator/src/cli.js', ['--port', '-1']],
   ['simulator', '../packages/simulator/src/cli.js', ['--port', '']],
+  ['simulator', '../packages/simulator/src/cli.js', ['--ready-file', '']],
+  ['simulator', '../packages/simulator/src/cli.js', ['--print-env=yes']],
 ];
 
 function run(script, args) {
