@@ -100,6 +100,21 @@ if (values['install-only']) {
   process.exitCode = runOn(line, packages, known, semver);
 }
 
+/**
+ * The lockfile's packages whose `engines.node` excludes `version` (npm prints EBADENGINE for each).
+ * @param {string} version  e.g. `v22.23.3`
+ * @param {typeof import('semver')} semver
+ * @returns {string[]}  `name@version (engines)` of each
+ */
+function lockfileExcludes(version, semver) {
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
+  return Object.entries(lock.packages ?? {})
+    .filter(([, p]) => typeof p.engines?.node === 'string' && !semver.satisfies(version, p.engines.node))
+    .map(
+      ([path, p]) => `${path.replace(/^.*node_modules\//, '') || 'the root'}@${p.version ?? ''} (${p.engines.node})`,
+    );
+}
+
 /** Installs the line, then the build and each package's vitest on it; returns the exit code. */
 function runOn(line, packages, known, semver) {
   const run = (command, args, env, cwd = root) => {
@@ -118,6 +133,11 @@ function runOn(line, packages, known, semver) {
       throw Object.assign(new Error(`${version} is not a supported line (engines: ${ENGINES})`), { exitCode: 2 });
     const env = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH}` };
     console.log(`node: ${version} first on PATH (${seconds()})`);
+    const excluded = lockfileExcludes(version, semver);
+    if (excluded.length) {
+      console.error(`node: FAIL the lockfile holds packages whose engines exclude ${version}: ${excluded.join(', ')}`);
+      failed += 1;
+    }
     // The README's build (lint, bundle, generate, build); --force: turbo's cache keys do not include
     // the Node version, so a cache hit would replay another line's run.
     console.log(`node: npm run build -- --force on ${version} (${seconds()})`);
