@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore } from '../src/store.js';
+import { openStore } from '../src/domain/store.js';
 
-const storeModule = fileURLToPath(new URL('../src/store.js', import.meta.url));
+const storeModule = fileURLToPath(new URL('../src/domain/store.js', import.meta.url));
 let dir;
 afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
 const fresh = () => {
