@@ -391,13 +391,19 @@ describe('HTTPS with a self-signed certificate', () => {
     retry: false as const,
   });
 
-  it('verifies certificates by default: a self-signed server is refused', async () => {
+  it('verifies certificates by default: a self-signed server is refused at once, naming ca and insecureSkipTlsVerify', async () => {
     const { s } = await tlsServer();
-    const error = await createElementClient(opts(s.port))
+    // Retries on: a certificate that is not trusted is not retried all the same.
+    const error = await createElementClient({ ...opts(s.port), retry: { retries: 3, minDelayMs: 400 } })
       .GET('/v2.0/storage_containers')
       .catch((e) => e);
     expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ kind: 'tls', code: 'DEPTH_ZERO_SELF_SIGNED_CERT', attempts: 1 });
+    expect(error.message).toBe(
+      `storage_containers_list_v2_0 (GET /v2.0/storage_containers): TLS verification failed (DEPTH_ZERO_SELF_SIGNED_CERT): the server's certificate is not trusted. Pass its certificate as the "ca" option (PEM), or set "insecureSkipTlsVerify: true" for a lab system you trust; not retried`,
+    );
     expect(s.seen).toHaveLength(0);
+    expectNoCredentials(error);
   });
 
   it('works with insecureSkipTlsVerify, through host and port', async () => {
