@@ -4,10 +4,13 @@ import { readFileSync } from 'node:fs';
 // `npm run simulator -- [options]`: runs the local svc until Ctrl-C. Prints its URL and user, and
 // the password only when it generated one.
 import { parseArgs } from 'node:util';
+import { parse as parseYaml } from 'yaml';
+import { checkTopology } from './domain/topology.js';
 import { DEFAULT_DATA_DIR, parseFaults, startSimulator } from './index.js';
 
 const USAGE = `Usage: npm run simulator -- [--host 127.0.0.1] [--port 9440] [--data DIR] [--user admin] [--password P]
          [--task-seconds 3] [--http] [--cert FILE --key FILE] [--faults 503=R,429=R,latency=MS,task-fail=R] [--seed N]
+         [--topology FILE]   clusters and subnets, JSON or YAML (the default is in the simulator's README)
 Password: --password, else $SVC_SIM_PASSWORD, else one is generated and printed once.
 Data dir default: ${DEFAULT_DATA_DIR}`;
 
@@ -28,6 +31,7 @@ function options(argv) {
       key: { type: 'string' },
       faults: { type: 'string' },
       seed: { type: 'string' },
+      topology: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -56,8 +60,24 @@ function options(argv) {
     if (!/^\d+$/.test(values.seed) || seed > 2 ** 32)
       throw new Error(`--seed must be an integer 0-4294967296, not "${values.seed}"`);
   }
+  let topology;
+  if (values.topology !== undefined) {
+    let text;
+    try {
+      text = readFileSync(values.topology, 'utf8');
+    } catch (e) {
+      throw new Error(`--topology must name a readable JSON or YAML file; ${values.topology}: ${e.code ?? e.message}`);
+    }
+    try {
+      // YAML 1.2 reads JSON as well
+      topology = checkTopology(parseYaml(text));
+    } catch (e) {
+      throw new Error(`--topology ${values.topology}: ${e.message}`);
+    }
+  }
   return {
     help: values.help,
+    topology,
     host: values.host,
     port,
     dataDir: values.data,

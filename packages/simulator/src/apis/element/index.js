@@ -46,7 +46,7 @@ const containerOf = (ctx, i) => ctx.domain.topology.container(i.containerUuid);
 const peCluster = (ctx) => ctx.domain.topology.containers()[0]?.clusterUuid;
 
 /** Creates the image (and its task) from a v0.8 or v2.0 create body. */
-function createImage(ctx, { name, annotation, imageType, url, containerUuid, containerName, field }) {
+function createImage(ctx, { name, annotation, imageType, url, containerUuid, containerName, containerId, field }) {
   const { topology } = ctx.domain;
   let c;
   if (containerUuid) {
@@ -55,6 +55,9 @@ function createImage(ctx, { name, annotation, imageType, url, containerUuid, con
   } else if (containerName) {
     c = topology.containers().find((x) => x.name === containerName);
     if (!c) throw new HttpError(400, 'INVALID_ARGUMENT', `${field}: no storage container is named "${containerName}"`);
+  } else if (containerId !== undefined) {
+    c = topology.containers().find((x) => x.numericId === containerId);
+    if (!c) throw new HttpError(400, 'INVALID_ARGUMENT', `${field}: no storage container has the id ${containerId}`);
   }
   return ctx.domain.images.create({ name, annotation, imageType, sourceUri: url, containerUuid: c?.uuid }).task;
 }
@@ -144,13 +147,18 @@ export const handlers = {
   },
   async images_upload_v0_8(ctx) {
     const image = getImage(ctx);
-    const containerUuid = String(ctx.headers['x-svc-destination-container']).toLowerCase();
-    if (!ctx.domain.topology.container(containerUuid))
+    // the container by its UUID, or by its numeric id (the number after `::` of its v2.0 `id`)
+    const given = String(ctx.headers['x-svc-destination-container']).toLowerCase();
+    const container = /^\d+$/.test(given)
+      ? ctx.domain.topology.containers().find((c) => String(c.numericId) === given)
+      : ctx.domain.topology.container(given);
+    if (!container)
       throw new HttpError(
         404,
         'ENTITY_NOT_FOUND',
-        `X-Svc-Destination-Container: storage container with UUID ${containerUuid} is not found.`,
+        `X-Svc-Destination-Container: storage container ${/^\d+$/.test(given) ? 'with id' : 'with UUID'} ${given} is not found.`,
       );
+    const containerUuid = container.uuid;
     let task;
     try {
       task = await ctx.domain.images.uploadStaged(image.uuid, ctx.req, containerUuid);
@@ -222,6 +230,7 @@ export const handlers = {
       url: spec?.url,
       containerUuid: spec?.storage_container_uuid,
       containerName: spec?.storage_container_name,
+      containerId: spec?.storage_container_id,
       field: 'image_import_spec',
     });
     return { status: 201, body: { task_uuid: task.uuid } };
