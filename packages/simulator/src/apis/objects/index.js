@@ -4,6 +4,7 @@
 
 import { parseFilter, sortBy } from '../../domain/lists.js';
 import { iso } from '../../domain/time.js';
+import { HttpError } from '../../errors.js';
 import { v3ErrorBody, v3Unauthorized } from '../v3.js';
 
 const API_VERSION = '3.0';
@@ -85,8 +86,16 @@ function attributes(ctx, os) {
 /** The groups answer for entities with string-valued attributes. */
 function groups(body, entityType, entities) {
   const known = Object.keys(entities[0]?.values ?? { name: 1 });
-  // production answers an attribute it does not know without values, not with an error
+  // production answers an attribute it does not know without values, not with an error; an empty
+  // name is no attribute at all
   const asked = (body.group_member_attributes ?? [{ attribute: 'name' }]).map((a) => a.attribute);
+  const empty = asked.indexOf('');
+  if (empty >= 0)
+    throw new HttpError(
+      400,
+      'INVALID_ARGUMENT',
+      `group_member_attributes[${empty}].attribute is empty: name an attribute of ${entityType} (${known.join(', ')})`,
+    );
   const keep = parseFilter(body.filter_criteria, 'filter_criteria', ['name', 'state', 'domain']);
   let matched = entities.filter((e) => keep(Object.fromEntries(Object.entries(e.values).map(([k, v]) => [k, v[0]]))));
   if (body.entity_ids) matched = matched.filter((e) => body.entity_ids.includes(e.id));
