@@ -62,6 +62,7 @@ function fieldOf(error) {
 
 /** Validation errors -> one answer (the API's validation status) naming every field and its rule. */
 function validationError(status, errors) {
+  /** @type {Record<string, string>} */
   const details = {};
   for (const e of errors) {
     const field = fieldOf(e);

@@ -191,8 +191,9 @@ describe('object stores', () => {
 });
 
 describe('SIGKILL in mid-upload', () => {
-  it('returns the v3 and v0.8 images to a state that takes an upload, and removes the partial files', async () => {
+  it('returns the v3 and v0.8 images to a state that takes an upload, fetches a cut source again, removes partial files', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-sim-kill-'));
+    const source = await startHeldSource({ total: 50_000, first: 5000 });
     let cli = await startCli(dataDir);
     try {
       const call = (method, path, o) => cli.call(method, path, o);
@@ -215,10 +216,17 @@ describe('SIGKILL in mid-upload', () => {
           first: 10_000,
         }),
       ];
-      await waitUntil(() => partsOf(dataDir).length === 2, 'both uploads write');
+      const fetching = (
+        await call('POST', `${V3}/images`, {
+          body: image('killed-fetch', { image_type: 'DISK_IMAGE', source_uri: source.url }),
+        })
+      ).body;
+      await source.started;
+      await waitUntil(() => partsOf(dataDir).length === 3, 'both uploads and the fetch write');
       await cli.kill();
       for (const u of uploads) u.abort();
-      expect(partsOf(dataDir).length).toBe(2);
+      expect(partsOf(dataDir).length).toBe(3);
+      source.release();
 
       cli = await startCli(dataDir);
       expect(partsOf(dataDir)).toEqual([]);
@@ -234,7 +242,14 @@ describe('SIGKILL in mid-upload', () => {
       expect(upload.status).toBe(200);
       expect((await waitTask(call, upload.body.taskUuid)).status).toBe('SUCCEEDED');
       expect((await call('DELETE', `/api/svc/v0.8/images/${v08}`)).status).toBe(200);
+      const fetched = await waitTask(call, fetching.status.execution_context.task_uuid);
+      expect(fetched.status).toBe('SUCCEEDED');
+      expect(fetched.progress_message).toMatch(/fetched again/);
+      expect((await call('GET', `${V3}/images/${fetching.metadata.uuid}`)).body.status.resources.size_bytes).toBe(
+        50_000,
+      );
     } finally {
+      await source.close();
       await cli.kill();
       rmSync(dataDir, { recursive: true, force: true });
     }
