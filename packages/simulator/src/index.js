@@ -177,6 +177,7 @@ async function certificate(dataDir, host) {
   if (existsSync(certFile) && existsSync(keyFile))
     return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
   mkdirSync(dir, { recursive: true });
+  /** @type {any[]} */
   const altNames = [
     { type: 2, value: 'localhost' },
     { type: 7, ip: '127.0.0.1' },
@@ -189,7 +190,7 @@ async function certificate(dataDir, host) {
   const pems = await generate([{ name: 'commonName', value: 'svc-simulator' }], {
     keyType: 'ec',
     algorithm: 'sha256',
-    days: 825,
+    notAfterDate: new Date(Date.now() + 825 * 24 * 3600 * 1000), // selfsigned 5 has no `days`
     extensions: [
       { name: 'basicConstraints', cA: false },
       { name: 'subjectAltName', altNames },
