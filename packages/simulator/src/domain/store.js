@@ -70,10 +70,8 @@ export function openStore(file) {
     let m = cache.get(kind);
     if (!m) {
       m = new Map(
-        listStmt.all(kind).map((row) => {
-          const d = JSON.parse(row.doc);
-          return [row.uuid, d];
-        }),
+        // both columns are TEXT NOT NULL
+        listStmt.all(kind).map((row) => [String(row.uuid), JSON.parse(String(row.doc))]),
       );
       cache.set(kind, m);
     }
