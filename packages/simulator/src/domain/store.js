@@ -70,8 +70,11 @@ export function openStore(file) {
     let m = cache.get(kind);
     if (!m) {
       m = new Map(
-        // both columns are TEXT NOT NULL
-        listStmt.all(kind).map((row) => [String(row.uuid), JSON.parse(String(row.doc))]),
+        listStmt.all(kind).map((row) => {
+          // both columns are TEXT NOT NULL
+          const d = JSON.parse(String(row.doc));
+          return [String(row.uuid), d];
+        }),
       );
       cache.set(kind, m);
     }
