@@ -6,9 +6,7 @@
 // no wider than the phone, the keyboard gets to Execute in a few Tabs, and the search forgives typos.
 
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,13 +22,11 @@ const screenshot = process.env.UPDATE_SCREENSHOT
   ? join(repoRoot, 'docs', 'explorer-workflow.png')
   : join(repoRoot, 'test-results', 'explorer-workflow-midway.png');
 const PASSWORD = 'find-your-way';
-const IMAGE = randomBytes(32 * 1024);
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
 let work;
 let simulator;
-let source;
 let explorer;
 let browser;
 const pageErrors = [];
@@ -45,12 +41,6 @@ beforeAll(async () => {
     taskSeconds: 0.5,
     seed: 3,
   });
-  // Until the local svc serves /samples/cirros.img itself, the image comes from this loopback server.
-  source = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': IMAGE.length });
-    res.end(IMAGE);
-  });
-  await new Promise((r) => source.listen(0, '127.0.0.1', r));
   explorer = await startExplorer({ dir: inject('explorerDist'), simulator: { url: simulator.url, ca: simulator.ca } });
 }, 120_000);
 
@@ -58,7 +48,6 @@ afterAll(async () => {
   await browser?.close();
   await explorer?.close();
   await simulator?.close();
-  await new Promise((r) => (source ? source.close(r) : r()));
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
@@ -150,10 +139,7 @@ describe('in-page navigation takes you to what you clicked', () => {
           timeout: 60_000,
         })
         .toBe(`${new URL(simulator.url).origin}/samples/cirros.img`);
-      // (The simulator's /samples/cirros.img is another branch's work: a loopback server stands in.)
-      const value = JSON.parse(await body.inputValue());
-      value.spec.resources.source_uri = `http://127.0.0.1:${source.address().port}/cirros.img`;
-      await body.fill(JSON.stringify(value, null, 2));
+      // As pasted: the local svc downloads the image from itself (GET /samples/cirros.img).
       expect(await inViewport(bar.locator('.svc-stepbar-execute'))).toBe(true);
       await bar.locator('.svc-stepbar-execute').click();
       await expect.poll(() => stateOf('create'), { timeout: 90_000 }).toBe('done');
