@@ -4,8 +4,9 @@ import { createCore, type UploadOptions } from './create.js';
 import { describeOperation, InvalidArgumentError, WorkflowError } from './errors.js';
 import type { components, operations, paths } from './generated/central.js';
 import type { ClientOptions } from './options.js';
-import { type PageOptions, pageSizeOf, paginate } from './paging.js';
+import { type PageOptions, pageLimitsOf, paginate } from './paging.js';
 import { lookup } from './transport.js';
+import type { CompleteImage, EnabledServiceStatus, ImageSpec, SucceededTask, Task } from './types.js';
 import {
   checkUuid,
   pollTask,
@@ -44,8 +45,47 @@ export type CentralListEntity<P extends CentralListPath> = NonNullable<
 /** The request body of a v3 list call. */
 export type CentralListRequest<P extends CentralListPath> = PostBody<paths, P>;
 
+/**
+ * One sub-request of {@link CentralWorkflows.batch}, typed by `operation` and the path it names.
+ * `path_and_params` carries the API base path: this service's (`/api/svc/v3/images`) or
+ * production's (`/api/nutanix/v3/images`); the service routes either.
+ */
+export type CentralBatchRequest =
+  | { operation: 'POST'; path_and_params: `${string}/v3/images`; body: CentralSchemas['ImageIntentInput'] }
+  | { operation: 'POST'; path_and_params: `${string}/v3/images/migrate`; body: CentralSchemas['ImageMigrateInput'] }
+  | { operation: 'POST'; path_and_params: `${string}/v3/images/list`; body: CentralSchemas['ImageListRequest'] }
+  | { operation: 'GET'; path_and_params: `${string}/v3/images/${string}` }
+  | { operation: 'PUT'; path_and_params: `${string}/v3/images/${string}`; body: CentralSchemas['ImageIntentInput'] }
+  | { operation: 'DELETE'; path_and_params: `${string}/v3/images/${string}` };
+
+/** The body a sub-request answers on success, by its operation and path (images_create -> `ImageIntentResponse`, ...). */
+export type CentralBatchBody<R> = R extends { operation: 'POST'; path_and_params: `${string}/images/migrate` }
+  ? CentralSchemas['ImageMigrateResponse']
+  : R extends { operation: 'POST'; path_and_params: `${string}/images/list` }
+    ? CentralSchemas['ImageListResponse']
+    : R extends { operation: 'DELETE' }
+      ? CentralSchemas['ImageDeleteResponse']
+      : CentralSchemas['ImageIntentResponse'];
+
+/**
+ * The answer to one sub-request: `status` is the HTTP status as a number and `ok` says whether
+ * it is 2xx; `api_response` is then the body the call answers alone, else the v3 error body.
+ */
+export type CentralBatchResult<R> =
+  | { ok: true; status: number; path_and_params: string; api_response: CentralBatchBody<R> }
+  | { ok: false; status: number; path_and_params: string; api_response: CentralSchemas['ErrorResponse'] };
+
+/** Options of {@link CentralWorkflows.batch}. */
+export interface CentralBatchOptions {
+  /** `CONTINUE` (default) runs every sub-request; `ABORT` stops at the first failure (the rest get no answer). */
+  actionOnFailure?: 'CONTINUE' | 'ABORT';
+  /** `SEQUENTIAL` (default) runs them in order; `NON_SEQUENTIAL` lets the service choose. */
+  executionOrder?: 'SEQUENTIAL' | 'NON_SEQUENTIAL';
+  signal?: AbortSignal;
+}
+
 /** Options of calls that wait for a task: the wait options plus `onProgress` with the v3 task. */
-export type CentralWaitOptions = WaitOptions<CentralSchemas['Task']>;
+export type CentralWaitOptions = WaitOptions<Task>;
 
 /** Workflow methods of the central v3 client. */
 export interface CentralWorkflows {
@@ -57,7 +97,7 @@ export interface CentralWorkflows {
    * @throws {ApiError} when a poll answers with an error (e.g. 404 for an unknown task)
    * @throws the signal's reason when `signal` fires
    */
-  waitForTask(uuid: string, options?: CentralWaitOptions): Promise<CentralSchemas['Task']>;
+  waitForTask(uuid: string, options?: CentralWaitOptions): Promise<SucceededTask>;
   /**
    * Asks the service to abort a task (`POST /tasks/{uuid}/abort`, tasks_abort). The abort is
    * asynchronous: the task first reads `requested_status` ABORTED, then `status` ABORTED, so a
@@ -76,7 +116,7 @@ export interface CentralWorkflows {
    * @throws {TaskFailedError} | {TaskTimeoutError} | {ApiError}; {@link WorkflowError} when the
    *   service is still not ENABLED after its task succeeded
    */
-  enableObjectsService(options?: CentralWaitOptions): Promise<CentralSchemas['ServiceEnablementStatus']>;
+  enableObjectsService(options?: CentralWaitOptions): Promise<EnabledServiceStatus>;
   /**
    * Iterates every entity of a v3 list call (`POST /images/list`, `/clusters/list`,
    * `/subnets/list`, `/tasks/list`), asking `length` = `pageSize` entities per call from
@@ -95,16 +135,39 @@ export interface CentralWorkflows {
    * @param spec the image `spec`: `name`, `resources.image_type`, `resources.source_uri`, ...
    * @throws {TaskFailedError} | {TaskTimeoutError} | {ApiError}; {@link WorkflowError} when the image is not COMPLETE after its task
    */
-  createImageFromUrl(
-    spec: CentralSchemas['Image'],
-    options?: CentralWaitOptions,
-  ): Promise<CentralSchemas['ImageIntentResponse']>;
+  createImageFromUrl(spec: ImageSpec, options?: CentralWaitOptions): Promise<CompleteImage>;
   /**
    * Deletes an image (`DELETE /images/{uuid}`, images_delete; the image goes DELETE_PENDING) and
    * waits for the delete task; returns the finished task.
    * @throws {InvalidArgumentError} when `uuid` is not a UUID; {TaskFailedError} | {TaskTimeoutError} | {ApiError}
    */
-  deleteImage(uuid: string, options?: CentralWaitOptions): Promise<CentralSchemas['Task']>;
+  deleteImage(uuid: string, options?: CentralWaitOptions): Promise<SucceededTask>;
+  /**
+   * Runs several v3 calls in one request (`POST /batch`, batch_create) and returns one result per
+   * sub-request, in order, each typed by its request. A refused sub-request is a result with
+   * `ok: false` and the error body, not a rejection; an `api_response` production sends as a JSON
+   * string is parsed. Not retried (the sub-requests may create entities).
+   * @param requests the sub-requests (at least one)
+   * @throws {InvalidArgumentError} when `requests` is empty or not an array
+   * @throws {ApiError} when the batch itself is refused (401, 422 for a malformed batch body)
+   * @throws {WorkflowError} when a sub-request's answer carries no numeric `status`
+   */
+  batch<const R extends readonly CentralBatchRequest[]>(
+    requests: R,
+    options?: CentralBatchOptions,
+  ): Promise<{ -readonly [K in keyof R]: CentralBatchResult<R[K]> }>;
+  /**
+   * Reads one cluster (`GET /clusters/{uuid}`, clusters_get): `metadata`, `spec` and `status`
+   * as in the cluster list.
+   * @throws {InvalidArgumentError} when `uuid` is not a UUID; {ApiError} (404 for an unknown cluster)
+   */
+  getCluster(uuid: string, options?: { signal?: AbortSignal }): Promise<CentralSchemas['ClusterIntentResponse']>;
+  /**
+   * Reads one subnet (`GET /subnets/{uuid}`, subnets_get): `metadata`, `spec` and `status` as in
+   * the subnet list.
+   * @throws {InvalidArgumentError} when `uuid` is not a UUID; {ApiError} (404 for an unknown subnet)
+   */
+  getSubnet(uuid: string, options?: { signal?: AbortSignal }): Promise<CentralSchemas['SubnetIntentResponse']>;
   /**
    * Uploads an image's bytes (`PUT /images/{uuid}/file`, images_upload_file) as a stream: memory
    * stays flat whatever the size. Not retried.
@@ -125,7 +188,7 @@ function taskOf(status: { execution_context?: { task_uuid?: string | string[] } 
   return uuid;
 }
 
-const v3Verdict = (task: CentralSchemas['Task']): TaskVerdict =>
+const v3Verdict = (task: Task): TaskVerdict =>
   required(task?.status, 'tasks_get', 'status') === 'SUCCEEDED'
     ? { state: 'succeeded' }
     : task.status === 'FAILED' || task.status === 'ABORTED'
@@ -135,7 +198,8 @@ const v3Verdict = (task: CentralSchemas['Task']): TaskVerdict =>
 /**
  * Creates a client of the central endpoint's v3 API (images, tasks, clusters, subnets, services)
  * with basic auth, plus the workflows {@link CentralWorkflows} (`waitForTask`, `abortTask`,
- * `enableObjectsService`, `paginate`, `createImageFromUrl`, `deleteImage`, `uploadImageFile`).
+ * `enableObjectsService`, `paginate`, `createImageFromUrl`, `deleteImage`, `uploadImageFile`, `batch`,
+ * `getCluster`, `getSubnet`).
  *
  * Every raw call is typed from the spec: `client.POST('/images/list', { body: { kind: 'image' } })`
  * resolves to `{ data, error, response }` (use {@link unwrap} to get the data or an `ApiError`).
@@ -153,12 +217,12 @@ export function createCentralClient(options: ClientOptions): CentralClient {
   const workflows: CentralWorkflows = {
     waitForTask(uuid, waitOptions) {
       checkUuid('uuid', uuid);
-      return pollTask(
+      return pollTask<Task>(
         uuid,
         (signal) => unwrap(client.GET('/tasks/{uuid}', { params: { path: { uuid } }, signal })),
         v3Verdict,
         waitOptions,
-      );
+      ) as Promise<SucceededTask>;
     },
     async abortTask(uuid, abortOptions) {
       checkUuid('uuid', uuid);
@@ -173,7 +237,7 @@ export function createCentralClient(options: ClientOptions): CentralClient {
           }),
         );
       const before = await status();
-      if (before.service_enablement_status === 'ENABLED') return before;
+      if (before.service_enablement_status === 'ENABLED') return before as EnabledServiceStatus;
       const started = await unwrap(
         client.POST('/services/oss', { body: { state: 'ENABLE' }, signal: waitOptions?.signal }),
       );
@@ -184,14 +248,14 @@ export function createCentralClient(options: ClientOptions): CentralClient {
           `the object store service is ${after.service_enablement_status} after its enable task ${started.task_uuid} succeeded; expected ENABLED`,
         );
       }
-      return after;
+      return after as EnabledServiceStatus;
     },
     paginate<P extends CentralListPath>(
       path: P,
       body?: Omit<CentralListRequest<P>, 'length'>,
       pageOptions?: PageOptions,
     ) {
-      const length = pageSizeOf(pageOptions);
+      const { pageSize: length, maxItems } = pageLimitsOf(pageOptions);
       const request = { ...(body ?? {}) } as { offset?: number };
       const post = client.POST as (
         p: string,
@@ -203,6 +267,7 @@ export function createCentralClient(options: ClientOptions): CentralClient {
         ),
         offsetField: 'offset',
         start: request.offset,
+        maxItems,
         keyOf: (entity) => (entity as { metadata?: { uuid?: string } }).metadata?.uuid,
         async fetchPage(offset) {
           const page = (await unwrap(
@@ -234,9 +299,10 @@ export function createCentralClient(options: ClientOptions): CentralClient {
         client.GET('/images/{uuid}', { params: { path: { uuid: imageUuid } }, signal: waitOptions?.signal }),
       );
       const state = required(image.status?.state, 'images_get', 'status.state');
+      required(image.metadata?.uuid, 'images_get', 'metadata.uuid');
       if (state !== 'COMPLETE')
         throw new WorkflowError(`image ${imageUuid} is ${state} after its create task succeeded; expected COMPLETE`);
-      return image;
+      return image as CompleteImage;
     },
     async deleteImage(uuid, waitOptions) {
       checkUuid('uuid', uuid);
@@ -244,6 +310,51 @@ export function createCentralClient(options: ClientOptions): CentralClient {
         client.DELETE('/images/{uuid}', { params: { path: { uuid } }, signal: waitOptions?.signal }),
       );
       return workflows.waitForTask(taskOf(deleted.status, 'images_delete'), waitOptions);
+    },
+    async batch(requests, batchOptions) {
+      if (!Array.isArray(requests) || requests.length === 0)
+        throw new InvalidArgumentError('requests', 'must be a non-empty array of { operation, path_and_params, body }');
+      const answer = await unwrap(
+        client.POST('/batch', {
+          body: {
+            action_on_failure: batchOptions?.actionOnFailure ?? 'CONTINUE',
+            execution_order: batchOptions?.executionOrder ?? 'SEQUENTIAL',
+            api_version: '3.0',
+            api_request_list: requests.map((r) => ({ ...r }) as CentralSchemas['BatchApiRequest']),
+          },
+          signal: batchOptions?.signal,
+        }),
+      );
+      return (answer.api_response_list ?? []).map((entry, i) => {
+        const status = Number(entry.status);
+        if (!Number.isInteger(status))
+          throw new WorkflowError(
+            `batch_create: api_response_list[${i}].status is ${JSON.stringify(entry.status)}, not an HTTP status`,
+          );
+        let body = entry.api_response;
+        // some production versions send the sub-answer as a JSON string
+        if (typeof body === 'string') {
+          try {
+            body = JSON.parse(body);
+          } catch {
+            // not JSON: keep the text as it came
+          }
+        }
+        return {
+          ok: status >= 200 && status < 300,
+          status,
+          path_and_params: entry.path_and_params,
+          api_response: body,
+        };
+      }) as never;
+    },
+    async getCluster(uuid, getOptions) {
+      checkUuid('uuid', uuid);
+      return unwrap(client.GET('/clusters/{uuid}', { params: { path: { uuid } }, signal: getOptions?.signal }));
+    },
+    async getSubnet(uuid, getOptions) {
+      checkUuid('uuid', uuid);
+      return unwrap(client.GET('/subnets/{uuid}', { params: { path: { uuid } }, signal: getOptions?.signal }));
     },
     async uploadImageFile(uuid, file, uploadOptions) {
       checkUuid('uuid', uuid);

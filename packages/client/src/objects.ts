@@ -4,7 +4,8 @@ import { createCore } from './create.js';
 import { InvalidArgumentError } from './errors.js';
 import type { components, operations, paths } from './generated/objects.js';
 import type { ClientOptions } from './options.js';
-import { type PageOptions, pageSizeOf, paginate } from './paging.js';
+import { type PageLimits, type PageOptions, pageLimitsOf, paginate } from './paging.js';
+import type { GroupEntity } from './types.js';
 import { checkUuid, unwrap } from './workflow.js';
 
 /** Paths of the object store API (`/oss/api/svc/v3`), from `dist/objects.json`. */
@@ -17,6 +18,12 @@ export type ObjectsSchemas = components['schemas'];
 /** Workflow methods of the object store client. */
 export interface ObjectsWorkflows {
   /**
+   * Lists every object store (`GET /objectstores/list`, objectstores_list) with its `metadata`,
+   * `spec` and `status`: what automation polls after a create until the new store's name appears.
+   * @throws {ApiError} when the call fails (after the retries of read-only calls)
+   */
+  listObjectStores(options?: { signal?: AbortSignal }): Promise<ObjectsSchemas['ObjectstoreListResponse']['specs']>;
+  /**
    * Iterates the entities of the groups listing (`POST /groups`, groups_list), asking
    * `group_member_count` = `pageSize` per call from `group_member_offset` until
    * `filtered_entity_count` are seen or a page is empty.
@@ -26,7 +33,7 @@ export interface ObjectsWorkflows {
   paginateGroups(
     body: Omit<ObjectsSchemas['GroupListRequest'], 'group_member_count'>,
     options?: PageOptions,
-  ): AsyncIterableIterator<ObjectsSchemas['GroupEntityResult']>;
+  ): AsyncIterableIterator<GroupEntity>;
   /**
    * Iterates the buckets of one object store (`POST /objectstores/{uuid}/groups`,
    * objectstores_groups_list, `entity_type: bucket`), paged like {@link paginateGroups}: each
@@ -42,7 +49,7 @@ export interface ObjectsWorkflows {
     uuid: string,
     body?: Omit<ObjectsSchemas['BucketGroupListRequest'], 'entity_type' | 'group_member_count'>,
     options?: PageOptions,
-  ): AsyncIterableIterator<ObjectsSchemas['GroupEntityResult']>;
+  ): AsyncIterableIterator<GroupEntity>;
 }
 
 /**
@@ -52,12 +59,14 @@ export interface ObjectsWorkflows {
 function pageGroups(
   operation: string,
   start: number | undefined,
+  { maxItems }: PageLimits,
   post: (offset: number) => Promise<ObjectsSchemas['GroupListResponse']>,
 ) {
   return paginate({
     operation,
     offsetField: 'group_member_offset',
     start,
+    maxItems,
     keyOf: (entity: ObjectsSchemas['GroupEntityResult']) => entity.entity_id,
     async fetchPage(offset) {
       const page = await post(offset);
@@ -75,7 +84,7 @@ export type ObjectsClient = Client<paths> & ObjectsWorkflows;
 
 /**
  * Creates a client of the object store API with basic auth (the central endpoint's
- * credentials), plus {@link ObjectsWorkflows} (`paginateGroups`, `paginateBuckets`).
+ * credentials), plus {@link ObjectsWorkflows} (`listObjectStores`, `paginateGroups`, `paginateBuckets`).
  *
  * @param options `baseUrl` including `/oss/api/svc/v3` (e.g. `https://pc:9440/oss/api/svc/v3`)
  *   or `host` (+ `port`); `username`, `password`; see {@link ClientOptions}.
@@ -86,15 +95,19 @@ export type ObjectsClient = Client<paths> & ObjectsWorkflows;
 export function createObjectsClient(options: ClientOptions): ObjectsClient {
   const { client } = createCore<paths>('objects', options);
   const workflows: ObjectsWorkflows = {
+    async listObjectStores(listOptions) {
+      const answer = await unwrap(client.GET('/objectstores/list', { signal: listOptions?.signal }));
+      return answer.specs ?? [];
+    },
     paginateGroups(body, pageOptions) {
-      const count = pageSizeOf(pageOptions);
+      const limits = pageLimitsOf(pageOptions);
       if (body === null || typeof body !== 'object' || typeof body.entity_type !== 'string') {
         throw new InvalidArgumentError('entity_type', 'is required, e.g. { entity_type: "objectstore" }');
       }
-      return pageGroups('groups_list (POST /groups)', body.group_member_offset, (offset) =>
+      return pageGroups('groups_list (POST /groups)', body.group_member_offset, limits, (offset) =>
         unwrap(
           client.POST('/groups', {
-            body: { ...body, group_member_offset: offset, group_member_count: count },
+            body: { ...body, group_member_offset: offset, group_member_count: limits.pageSize },
             signal: pageOptions?.signal,
           }),
         ),
@@ -102,7 +115,7 @@ export function createObjectsClient(options: ClientOptions): ObjectsClient {
     },
     paginateBuckets(uuid, body, pageOptions) {
       checkUuid('uuid', uuid);
-      const count = pageSizeOf(pageOptions);
+      const limits = pageLimitsOf(pageOptions);
       if (body !== undefined && (body === null || typeof body !== 'object'))
         throw new InvalidArgumentError(
           'body',
@@ -112,11 +125,12 @@ export function createObjectsClient(options: ClientOptions): ObjectsClient {
       return pageGroups(
         'objectstores_groups_list (POST /objectstores/{uuid}/groups)',
         query.group_member_offset,
+        limits,
         (offset) =>
           unwrap(
             client.POST('/objectstores/{uuid}/groups', {
               params: { path: { uuid } },
-              body: { ...query, group_member_offset: offset, group_member_count: count },
+              body: { ...query, group_member_offset: offset, group_member_count: limits.pageSize },
               signal: pageOptions?.signal,
             }),
           ),
