@@ -1,7 +1,8 @@
 // Serves what `npm run build` made: the local svc (the simulator, HTTPS with its self-signed
 // certificate, data in .simulator/), one Prism mock per bundled API and the API explorer in front
 // of them, all on 127.0.0.1. Prints the URLs and runs until Ctrl-C. "Try it out" goes to the local
-// svc by default. The simulator's password is $SVC_SIM_PASSWORD, else one is generated and printed. The explorer also
+// svc by default. The simulator's password is $SVC_PASSWORD (the name every sample of the explorer
+// reads; $SVC_SIM_PASSWORD is still read), else one is generated and printed in an `export` line. The explorer also
 // forwards "Try it out" requests to real endpoints (no CORS needed); --ca adds CA certificates
 // (PEM file) to trust for them beside Node's own.
 // The forwarder refuses this machine's other ports unless --allow-loopback.
@@ -13,7 +14,7 @@ import { startExplorer } from '@svc/explorer';
 import { root } from '@svc/oas/apis';
 import { startSimulator } from '@svc/simulator';
 import { commandLine, port, usageExit } from './lib/args.mjs';
-import { onPortOrFree, startMocks, stopOnExit } from './lib/serve.mjs';
+import { credentialsLine, onPortOrFree, startMocks, stopOnExit } from './lib/serve.mjs';
 
 const USAGE =
   'Usage: npm run serve -- [--port 8080] [--mock-port 4010] [--sim-port 9440] [--ca <PEM file>] [--allow-loopback]   (0: any free port)';
@@ -48,8 +49,9 @@ if (!existsSync(explorerDir)) {
   process.exit(2);
 }
 
-const generated = !process.env.SVC_SIM_PASSWORD;
-const simPassword = process.env.SVC_SIM_PASSWORD || randomBytes(12).toString('base64url');
+const chosen = process.env.SVC_PASSWORD || process.env.SVC_SIM_PASSWORD;
+const generated = !chosen;
+const simPassword = chosen || randomBytes(12).toString('base64url');
 const mocks = new Map();
 let simulator;
 let explorer;
@@ -73,11 +75,14 @@ explorer = await onPortOrFree(
 
 console.log('');
 console.log(
-  `local svc          ${simulator.url}   (user ${simulator.user}${generated ? `, password ${simPassword}; set SVC_SIM_PASSWORD to choose one` : ', password from SVC_SIM_PASSWORD'}; data in .simulator/)`,
+  `local svc          ${simulator.url}   (user ${simulator.user}${generated ? '; password generated: set SVC_PASSWORD to choose one' : ', password from SVC_PASSWORD'}; data in .simulator/)`,
 );
 for (const [name, url] of Object.entries(mockUrls))
   console.log(`mock      ${name.padEnd(8)} ${url}   (Prism; any user and password)`);
 console.log(`explorer           ${explorer.url.replace(/\/?$/, '/')}`);
+console.log('');
+console.log('The code samples of the explorer read the credentials of the local svc from:');
+console.log(credentialsLine(simulator.user, generated ? simPassword : null));
 console.log('\nReal endpoints: pick the https server in the explorer, set host and port; requests go through');
 console.log('the explorer (tick "Self-signed certificate" for an endpoint with its own certificate).');
 console.log('\nCtrl-C stops them.');

@@ -65,3 +65,24 @@ export function stopOnExit(running) {
     }
   });
 }
+
+/** The environment variables every code sample of the explorer reads the credentials from. */
+export const CREDENTIAL_ENV = { user: 'SVC_USER', password: 'SVC_PASSWORD' };
+
+/**
+ * The line `npm start` prints for the local svc's credentials, to paste into a shell before the
+ * explorer's samples: `export SVC_USER=admin SVC_PASSWORD=<password>` (a value quoted when the
+ * shell needs it). When the password came
+ * from $SVC_PASSWORD the line leaves it out (it is set already, and is not echoed).
+ * @param {string} user
+ * @param {string | null} password the generated password; null when the user chose it
+ * @returns {string}
+ */
+export function credentialsLine(user, password) {
+  // Quoted only when the shell needs it, so that the line reads as the explorer's 401 text says.
+  const quote = (text) =>
+    /^[A-Za-z0-9_.-]+$/.test(String(text)) ? String(text) : `'${String(text).replace(/'/g, `'\\''`)}'`;
+  return password === null
+    ? `export ${CREDENTIAL_ENV.user}=${quote(user)}   # ${CREDENTIAL_ENV.password} is set already`
+    : `export ${CREDENTIAL_ENV.user}=${quote(user)} ${CREDENTIAL_ENV.password}=${quote(password)}`;
+}

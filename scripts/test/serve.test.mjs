@@ -63,6 +63,9 @@ it('stops the mocks when it gets SIGHUP', async () => {
   }
   const ports = [...output.matchAll(/^mock\s+\S+\s+http:\/\/127\.0\.0\.1:(\d+)/gm)].map((m) => Number(m[1]));
   expect(ports).toHaveLength(3);
+  // The credentials line the explorer's samples read (the password generated: none was set).
+  if (!process.env.SVC_PASSWORD && !process.env.SVC_SIM_PASSWORD)
+    expect(output).toMatch(/^export SVC_USER=admin SVC_PASSWORD=[A-Za-z0-9_-]{16}$/m);
   for (const port of ports) expect(await listening(port)).toBe(true);
 
   child.kill('SIGHUP');

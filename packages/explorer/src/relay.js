@@ -8,6 +8,9 @@ export const FORWARD_HEADER = 'x-svc-explorer-forward';
 /** Request headers of the browser that must not reach an upstream. */
 const BROWSER_ONLY = new Set(['origin', 'referer', 'cookie', 'expect', FORWARD_HEADER]);
 
+/** Methods whose bodies Node's client does not chunk: a Transfer-Encoding body there is refused. */
+const UNFRAMED = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
+
 /** Headers that belong to one connection and are not relayed (RFC 9110 section 7.6.1). */
 const HOP_BY_HOP = new Set([
   'connection',
@@ -125,6 +128,18 @@ export function createRelay() {
 
   return {
     send(req, res, { target, tls, agent, idleMs, failure }) {
+      // Node sends no framing for a GET, HEAD, DELETE, OPTIONS or TRACE body without Content-Length
+      // (and http-proxy-3 sets `Content-Length: 0` on DELETE and OPTIONS): a chunked body there would
+      // reach the upstream unframed, as a second request (request smuggling). Refused instead.
+      if (req.headers['transfer-encoding'] !== undefined && UNFRAMED.has(String(req.method))) {
+        req.resume();
+        return sendText(
+          res,
+          400,
+          `A ${req.method} request with a Transfer-Encoding body is not forwarded: send the body with Content-Length, or none\n`,
+          { connection: 'close' },
+        );
+      }
       for (const name of Object.keys(req.headers)) {
         if (BROWSER_ONLY.has(name) || HOP_BY_HOP.has(name) || name.startsWith('sec-')) delete req.headers[name];
       }

@@ -122,6 +122,8 @@ export async function startExplorer(
     insecureTls: Boolean(insecureTls),
     mocks: [...upstreams.keys()],
     localSvc: Boolean(local),
+    // Where the local svc itself answers: the origin of the sample image its examples use.
+    localSvcUrl: local ? local.url.origin : null,
   });
 
   const relay = createRelay();

@@ -7,8 +7,7 @@ import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator } from '@svc/simulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../scripts/build.mjs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { FORWARD_HEADER, LOCAL_SERVER_DESCRIPTION, startExplorer } from '../src/index.js';
 import { loopbackCertificate } from './support/certificate.js';
 
@@ -44,8 +43,7 @@ let local;
 let explorer;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'explorer-local-'));
-  await build({ outDir: dir });
+  dir = inject('explorerDist'); // built once for all the test files
   local = await startStandIn();
   explorer = await startExplorer({
     dir,
@@ -57,7 +55,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await explorer?.close();
   await local?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('local svc', () => {

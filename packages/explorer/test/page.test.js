@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { searchIndexOf, stripAuthorNotes } from '../scripts/search-index.mjs';
 import { explain } from '../src/page/errors.js';
-import { matches, operationLink, queryWords, search } from '../src/page/search.js';
+import { matchingIds, operationLink, queryWords, search } from '../src/page/search.js';
 import { linkValues, pointerGet, pointerSet, resolveValue, stepInputs, stepState } from '../src/page/workflow.js';
 
 describe('explain', () => {
@@ -15,6 +15,15 @@ describe('explain', () => {
     const why = explain({ status: 401, headers: {}, text: '<html><body><h2>HTTP ERROR 401</h2></body></html>' });
     expect(why.authorize).toBe(true);
     expect(why.lines[0]).toMatch(/^Click Authorize/);
+  });
+
+  it('a 401 tells missing credentials from a refused password, and names the printed export line', () => {
+    const text = '<html><body><h2>HTTP ERROR 401</h2></body></html>';
+    const missing = explain({ status: 401, headers: {}, text, user: null });
+    const refused = explain({ status: 401, headers: {}, text, user: 'admin' });
+    expect(missing.title).toBe('401 Unauthorized: the request had no credentials.');
+    expect(refused.title).toBe('401 Unauthorized: the service refused the password of user "admin".');
+    for (const why of [missing, refused]) expect(why.lines.join(' ')).toContain('export SVC_USER=admin SVC_PASSWORD=');
   });
 
   it('a v3 error body: reason, message and each field of the details', () => {
@@ -56,6 +65,11 @@ describe('explain', () => {
     expect(
       explain({ status: 422, headers: { 'sl-violations': violations }, text: '{"message_list":[]}' }).lines,
     ).toEqual(["The mock (Prism) refused the request: request.body.spec: must have required property 'name'"]);
+    // Prism's body is the spec's example of the error: its message is not about this request.
+    const example = JSON.stringify({ message_list: [{ reason: 'INVALID_ARGUMENT', message: 'Name is too long.' }] });
+    expect(explain({ status: 422, headers: { 'sl-violations': violations }, text: example }).lines).toEqual([
+      "The mock (Prism) refused the request: request.body.spec: must have required property 'name'",
+    ]);
     expect(
       explain({
         status: 400,
@@ -118,10 +132,26 @@ describe('search', () => {
     expect(search(index, 'fiql')[0].operations.map((o) => o.operationId)).toEqual(['images_list']);
     expect(search(index, 'get')[0].operations.map((o) => o.operationId)).toEqual(['tasks_get']);
     expect(search(index, 'post task')[0].operations).toEqual([]);
-    expect(matches(index[0].operations.images_list, [])).toBe(true);
+    expect(matchingIds(index, 'central', '')).toEqual(new Set(['images_list', 'tasks_get']));
     expect(operationLink('element', 'Images (v2.0)', 'images_list_v2_0', { q: 'a b' })).toBe(
       '?api=element&q=a+b#/Images%20(v2.0)/images_list_v2_0',
     );
+  });
+
+  it('allows a typo and a prefix, and ranks the closer match first', () => {
+    expect(search(index, 'imges')[0].operations.map((o) => o.operationId)).toEqual(['images_list']);
+    expect(search(index, 'imges')[0].operations.map((o) => o.operationId)).not.toContain('tasks_get');
+    expect(search(index, 'ima')[0].operations.map((o) => o.operationId)).toEqual(['images_list']);
+    // Ranked: the operation named for the word comes before one that only mentions it, whatever the order.
+    const op = (summary, text) => ({ tag: 't', method: 'get', path: '/x', summary, text });
+    const ranked = [
+      {
+        api: 'a',
+        name: 'A',
+        operations: { mentions: op('Get a task', 'get a task of any image'), named: op('List images', 'list images') },
+      },
+    ];
+    expect(search(ranked, 'image')[0].operations.map((o) => o.operationId)).toEqual(['named', 'mentions']);
   });
 
   it('strips notes for spec authors (HTML comments) from descriptions', () => {

@@ -2,13 +2,9 @@
 // Node refuses, protocol switches, encoded paths and foreign hosts, CORS headers, and the
 // forwarder's reach on this machine. Loopback only; every wait is bounded.
 
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, request } from 'node:http';
-import { createServer as createTcpServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../scripts/build.mjs';
+import { connect, createServer as createTcpServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { FORWARD_HEADER, startExplorer } from '../src/index.js';
 
 /** A TCP server that writes `answer` to every connection and leaves it open. */
@@ -90,8 +86,7 @@ let cors;
 let explorer;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'explorer-robust-'));
-  await build({ outDir: dir });
+  dir = inject('explorerDist'); // built once for all the test files
   weird = await startRawUpstream('HTTP/1.1 099 Weird\r\nContent-Length: 2\r\n\r\nok');
   switching = await startRawUpstream(
     'HTTP/1.1 101 Switching Protocols\r\nUpgrade: weird\r\nConnection: Upgrade\r\n\r\n',
@@ -103,7 +98,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await explorer?.close();
   await Promise.all([weird?.close(), switching?.close(), cors?.close()]);
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('answers Node refuses', () => {
@@ -154,6 +148,69 @@ describe('answers Node refuses', () => {
     } finally {
       await open.close();
     }
+  });
+});
+
+/**
+ * Writes raw bytes to the explorer over one socket and resolves to what it answered, once the
+ * explorer closes the connection or 10 s passed (then `timedOut`).
+ */
+function rawExchange(explorerUrl, bytes) {
+  const { port } = new URL(explorerUrl);
+  return new Promise((resolve) => {
+    let text = '';
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ text, timedOut: true });
+    }, 10_000);
+    socket.on('data', (c) => (text += c));
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ text, timedOut: false });
+    });
+  });
+}
+
+describe('request smuggling: the relay never forwards a body without its framing', () => {
+  /** A chunked request whose body is a whole second request. */
+  const chunked = (method, path, port) => {
+    const inner = `GET /smuggled HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`;
+    return (
+      `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n` +
+      `${Buffer.byteLength(inner).toString(16)}\r\n${inner}\r\n0\r\n\r\n`
+    );
+  };
+
+  it('refuses a chunked GET or DELETE body with 400, and the upstream sees no second request', async () => {
+    const { port } = new URL(explorer.url);
+    for (const method of ['GET', 'DELETE']) {
+      const answer = await rawExchange(explorer.url, chunked(method, '/mock/central/api/svc/v3/images/x', port));
+      expect(answer.timedOut, method).toBe(false);
+      expect(answer.text, method).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer.text, method).toContain(`A ${method} request with a Transfer-Encoding body is not forwarded`);
+    }
+    // A request after them has been answered: had anything been smuggled, it was received before.
+    expect((await fetch(`${explorer.url}mock/central/api/svc/v3/after`)).status).toBe(200);
+    expect(cors.received).toContain('GET /after'); // the mock proxy drops the base path
+    expect(cors.received.filter((r) => r.includes('smuggled') || r.endsWith('/images/x'))).toEqual([]);
+  });
+
+  it('answers a chunked GET to an upstream that answers 101 promptly', async () => {
+    const { port } = new URL(explorer.url);
+    const answer = await rawExchange(explorer.url, chunked('GET', '/mock/objects/oss/api/svc/v3/groups', port));
+    expect(answer.timedOut).toBe(false);
+    expect(answer.text).toMatch(/^HTTP\/1\.1 400 /);
+  });
+
+  it('forwards a chunked POST body framed: one request upstream', async () => {
+    const { port } = new URL(explorer.url);
+    const answer = await rawExchange(explorer.url, chunked('POST', '/mock/central/api/svc/v3/images/list', port));
+    expect(answer.text).toMatch(/^HTTP\/1\.1 200 /);
+    expect((await fetch(`${explorer.url}mock/central/api/svc/v3/after-post`)).status).toBe(200);
+    expect(cors.received).toContain('POST /images/list');
+    expect(cors.received.filter((r) => r.includes('smuggled'))).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { build } from '../scripts/build.mjs';
 import { basePathOf, FORWARD_HEADER, SERVER_INFO_PATH, startExplorer, withMockServer } from '../src/index.js';
 
@@ -54,8 +54,7 @@ let explorer;
 let plain;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'explorer-test-'));
-  await build({ outDir: dir });
+  dir = inject('explorerDist'); // built once for all the test files
   upstream = await startFakeUpstream();
   explorer = await startExplorer({ dir, mocks: { central: upstream.url } });
   plain = await startExplorer({ dir });
@@ -65,7 +64,6 @@ afterAll(async () => {
   await explorer?.close();
   await plain?.close();
   await upstream?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('build', () => {
@@ -302,6 +300,7 @@ describe('forwarder to real endpoints', () => {
       insecureTls: false,
       mocks: ['central'],
       localSvc: false,
+      localSvcUrl: null,
     });
     const off = await startExplorer({ dir, forward: false });
     try {

@@ -1,13 +1,11 @@
 // The static side of startExplorer: compression, validators, ranges, long caching of
 // fingerprinted names, and the live-reload option used by `npm run dev`.
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../scripts/build.mjs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { EVENTS_PATH, injectReload, startExplorer } from '../src/index.js';
 
 /** GET with exactly these headers; the body as received (not decoded). */
@@ -28,15 +26,13 @@ let explorer;
 let bundle;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'explorer-static-'));
-  await build({ outDir: dir });
+  dir = inject('explorerDist'); // built once for all the test files
   bundle = readdirSync(dir).find((f) => /^swagger-ui-bundle\.[0-9a-f]{10}\.js$/.test(f));
   explorer = await startExplorer({ dir, mocks: {} });
 });
 
 afterAll(async () => {
   await explorer?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('static files', () => {

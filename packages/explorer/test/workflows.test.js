@@ -4,17 +4,16 @@
 // step is done (a polled step again until its `until` condition holds).
 
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSimulator } from '@svc/simulator';
-import { chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../scripts/build.mjs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startExplorer } from '../src/index.js';
+import { sharedBrowser } from './support/browser.js';
 import { runSample } from './support/run-sample.js';
 
 const require = createRequire(import.meta.url);
@@ -23,7 +22,6 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 const screenshot = process.env.UPDATE_SCREENSHOT
   ? join(repoRoot, 'docs', 'explorer.png')
   : join(repoRoot, 'test-results', 'explorer-workflow.png');
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const PASSWORD = 'walk-the-workflows';
 const IMAGE = randomBytes(64 * 1024);
 
@@ -37,12 +35,8 @@ let page;
 const pageErrors = [];
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath))
-    throw new Error(
-      `Chromium not found at ${chromiumPath}: run \`apt-get install -y chromium\` (or set CHROMIUM_PATH)`,
-    );
+  browser = await sharedBrowser();
   work = mkdtempSync(join(tmpdir(), 'explorer-workflows-'));
-  await build({ outDir: join(work, 'dist') });
   simulator = await startSimulator({
     port: 0,
     password: PASSWORD,
@@ -51,16 +45,12 @@ beforeAll(async () => {
     seed: 7,
   });
   // The URL an image is created from (central workflow): bytes served on loopback.
-  source = createServer((req, res) => {
+  source = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': IMAGE.length });
     res.end(IMAGE);
   });
   await new Promise((r) => source.listen(0, '127.0.0.1', r));
-  explorer = await startExplorer({ dir: join(work, 'dist'), simulator: { url: simulator.url, ca: simulator.ca } });
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  explorer = await startExplorer({ dir: inject('explorerDist'), simulator: { url: simulator.url, ca: simulator.ca } });
   context = await browser.newContext({ viewport: { width: 1280, height: 1400 } });
   page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -84,7 +74,7 @@ afterAll(async () => {
 /** Authorize dialog: basic auth with the simulator's user and password, unless already done. */
 async function ensureAuthorized() {
   const button = page.locator('.scheme-container button.authorize');
-  await button.waitFor({ timeout: 15_000 });
+  await button.waitFor({ timeout: 60_000 });
   if ((await button.getAttribute('class')).includes(' locked')) return;
   await button.click();
   const modal = page.locator('.modal-ux');
@@ -103,29 +93,29 @@ async function ensureAuthorized() {
 async function walk(api, workflowId, prepare = async () => {}) {
   await page.goto(`${explorer.url}?api=${api}&workflow=${workflowId}&step=0`);
   // The link names no operation: the page opens the first step's (on another API: a page load).
-  await expect.poll(() => new URL(page.url()).hash, { timeout: 15_000 }).toMatch(/^#\/.+\/.+/);
+  await expect.poll(() => new URL(page.url()).hash, { timeout: 60_000 }).toMatch(/^#\/.+\/.+/);
   await page.waitForLoadState('load');
   const panel = page.locator('.svc-workflow');
-  await panel.waitFor({ timeout: 15_000 });
+  await panel.waitFor({ timeout: 60_000 });
   const steps = await panel.locator('.svc-step').evaluateAll((els) => els.map((el) => el.dataset.step));
   expect(steps.length).toBeGreaterThan(2);
   const urls = {};
   for (const [i, stepId] of steps.entries()) {
     if (i > 0) await page.locator('.svc-workflow .svc-step-next').click();
-    await expect.poll(() => new URL(page.url()).searchParams.get('step'), { timeout: 15_000 }).toBe(String(i));
-    await expect.poll(() => new URL(page.url()).hash, { timeout: 15_000 }).toMatch(/^#\/.+\/.+/);
+    await expect.poll(() => new URL(page.url()).searchParams.get('step'), { timeout: 60_000 }).toBe(String(i));
+    await expect.poll(() => new URL(page.url()).hash, { timeout: 60_000 }).toMatch(/^#\/.+\/.+/);
     const step = page.locator(`.svc-workflow .svc-step[data-step="${stepId}"]`);
-    await expect.poll(() => step.getAttribute('aria-current'), { timeout: 15_000 }).toBe('step');
+    await expect.poll(() => step.getAttribute('aria-current'), { timeout: 60_000 }).toBe('step');
     await ensureAuthorized();
     const operationId = decodeURIComponent(new URL(page.url()).hash).split('/').pop();
     const op = page.locator(`.opblock[id$="-${operationId}"]`);
-    await op.locator('button.execute').waitFor({ timeout: 15_000 });
+    await op.locator('button.execute').waitFor({ timeout: 60_000 });
     await prepare(stepId, op);
     for (let attempt = 0; ; attempt++) {
       const before = Number(await step.getAttribute('data-answers'));
       await op.locator('button.execute').click();
       await expect
-        .poll(async () => Number(await step.getAttribute('data-answers')), { timeout: 30_000 })
+        .poll(async () => Number(await step.getAttribute('data-answers')), { timeout: 90_000 })
         .toBe(before + 1);
       const state = await step.getAttribute('data-state');
       if (state === 'done') break;
@@ -209,13 +199,13 @@ describe('"Start here" workflows against the local svc', () => {
     await ensureAuthorized();
     const create = page.locator('.opblock[id$="-images_create"]');
     const body = create.locator('.body-param textarea');
-    await body.waitFor({ timeout: 15_000 });
+    await body.waitFor({ timeout: 60_000 });
     const value = JSON.parse(await body.inputValue());
     value.spec.resources.source_uri = `http://127.0.0.1:${source.address().port}/other.qcow2`;
     await body.fill(JSON.stringify(value, null, 2));
     await create.locator('button.execute').click();
     const follow = create.locator('.svc-follow-links');
-    await follow.waitFor({ timeout: 30_000 });
+    await follow.waitFor({ timeout: 90_000 });
     const answer = JSON.parse(
       await create.locator('.live-responses-table .response-col_description pre').first().innerText(),
     );
@@ -223,11 +213,11 @@ describe('"Start here" workflows against the local svc', () => {
     expect(await follow.innerText()).toContain(`uuid = ${task}`);
     await follow.getByRole('button', { name: 'Follow the create task.' }).click();
     const get = page.locator('.opblock[id$="-tasks_get"]');
-    await get.locator('button.execute').waitFor({ timeout: 15_000 });
+    await get.locator('button.execute').waitFor({ timeout: 60_000 });
     await expect.poll(() => get.locator('tr[data-param-name="uuid"] input').inputValue()).toBe(task);
     await get.locator('button.execute').click();
     await expect
-      .poll(() => get.locator('.request-url pre').first().innerText(), { timeout: 30_000 })
+      .poll(() => get.locator('.request-url pre').first().innerText(), { timeout: 90_000 })
       .toBe(`${explorer.url}local/api/svc/v3/tasks/${task}`);
     await expect
       .poll(() => get.locator('.live-responses-table tr.response .response-col_status').first().innerText(), {
@@ -257,11 +247,15 @@ describe('"Start here" workflows against the local svc', () => {
       const p = await fresh.newPage();
       await p.goto(`${explorer.url}?api=central&workflow=image-from-url&step=2`);
       const missing = p.locator('.svc-workflow .svc-step.current .svc-step-missing');
-      await missing.waitFor({ timeout: 15_000 });
+      await missing.waitFor({ timeout: 60_000 });
       expect(await missing.innerText()).toBe(
         'This step takes values from the answer of step 2: Execute that step first.',
       );
       await expect.poll(() => decodeURIComponent(new URL(p.url()).hash)).toBe('#/Images/images_get');
+      // The UUID step 2 gives is left empty, not the spec's example UUID.
+      const uuid = p.locator('.opblock[id$="-images_get"] tr[data-param-name="uuid"] input');
+      await uuid.waitFor({ timeout: 60_000 });
+      await expect.poll(() => uuid.inputValue()).toBe('');
     } finally {
       await fresh.close();
     }

@@ -6,7 +6,12 @@
  * @property {number} status HTTP status
  * @property {Record<string, string>} headers response headers, names in lower case
  * @property {string} text response body as text ('' when none)
+ * @property {string | null} [user] the user given with Authorize (credentials sent), null when none
  */
+
+/** Where the local svc's password is: the line `npm start` prints (scripts/serve.mjs). */
+const LOCAL_PASSWORD =
+  'The local svc: user admin and the password `npm start` printed in its line "export SVC_USER=admin SVC_PASSWORD=...". The Prism mocks take any user and password.';
 
 function parseJson(text) {
   try {
@@ -37,7 +42,8 @@ function violations(header) {
 
 /**
  * What an answer means, for answers that are errors (status >= 400); `null` for others.
- * - 401: say to click **Authorize** (the body is an HTML page that says nothing more);
+ * - 401: without credentials, say to click **Authorize**; with them, that the password of that user
+ *   was refused (the body is an HTML page that says nothing more); both say where the local svc's password is;
  * - Prism mock's `sl-violations` header: each violation (where and why the request was refused);
  * - a v3 error body: the `reason`, `message` and field details of each `message_list` entry;
  * - an element error body: its `message`.
@@ -51,7 +57,8 @@ export function explain(answer) {
   const lines = [];
   const fromPrism = violations(headers['sl-violations']);
   if (fromPrism.length) lines.push(...fromPrism.map((v) => 'The mock (Prism) refused the request: ' + v));
-  const body = parseJson(answer.text || '');
+  // With Prism's violations, the body is the spec's example of that error: not about this request.
+  const body = fromPrism.length ? undefined : parseJson(answer.text || '');
   if (body && Array.isArray(body.message_list)) {
     for (const m of body.message_list) {
       if (!m || typeof m !== 'object') continue;
@@ -61,11 +68,23 @@ export function explain(answer) {
   } else if (body && typeof body.message === 'string' && body.message) {
     lines.push(body.message);
   }
+  if (status === 401 && answer.user) {
+    return {
+      title: `401 Unauthorized: the service refused the password of user "${answer.user}".`,
+      lines: [
+        'Click Authorize (top of the page, beside Servers), Logout, and log in again with the right password.',
+        LOCAL_PASSWORD,
+        ...lines,
+      ],
+      authorize: true,
+    };
+  }
   if (status === 401) {
     return {
-      title: '401 Unauthorized: the request had no valid credentials.',
+      title: '401 Unauthorized: the request had no credentials.',
       lines: [
-        'Click Authorize (above the operations), enter the user name and password, then Execute again.',
+        'Click Authorize (top of the page, beside Servers), enter the user name and password, then Execute again.',
+        LOCAL_PASSWORD,
         ...lines,
       ],
       authorize: true,

@@ -1,5 +1,6 @@
 // Search over the operations of every API: the page's sidebar and the operation list use the same
 // matching, on the index the build makes (scripts/search-index.mjs). ES module.
+import MiniSearch from 'minisearch';
 
 /** HTTP methods: a query word that is one matches the method only (not `target` or `images_get`). */
 export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -16,39 +17,80 @@ export function queryWords(query) {
     .filter(Boolean);
 }
 
+/** Per index (the page has one), its MiniSearch engine: built once, on the first query. */
+const engines = new WeakMap();
+
 /**
- * Whether an operation of the index matches every word: a method word the method, any other
- * word a part of the tag, path, operationId, summary or description (its `text`).
- * @param {{ method: string, text: string }} operation an entry of the index
- * @param {string[]} words from {@link queryWords}
- * @returns {boolean}
+ * The full-text engine over every operation of every API: fuzzy (one typo in five letters),
+ * prefix matches, every word required, ranked by BM25 with the summary, operationId, path and
+ * tag weighing more than the description.
+ * @param {{ api: string, operations: Record<string, { tag: string, method: string, path: string, summary: string, text: string }> }[]} index
+ * @returns {MiniSearch}
  */
-export function matches(operation, words) {
-  return words.every((w) => (METHODS.includes(w) ? operation.method === w : operation.text.includes(w)));
+function engineOf(index) {
+  let engine = engines.get(index);
+  if (engine) return engine;
+  engine = new MiniSearch({
+    fields: ['summary', 'operationId', 'path', 'tag', 'text'],
+    storeFields: ['api', 'operationId', 'method'],
+    searchOptions: {
+      boost: { summary: 3, operationId: 2, path: 2, tag: 1.5 },
+      fuzzy: (term) => (term.length > 3 ? 0.2 : null),
+      prefix: true,
+      combineWith: 'AND',
+    },
+  });
+  engine.addAll(
+    index.flatMap(({ api, operations }) =>
+      Object.entries(operations).map(([operationId, op]) => ({ id: api + ' ' + operationId, api, operationId, ...op })),
+    ),
+  );
+  engines.set(index, engine);
+  return engine;
 }
 
 /**
- * The operations of every API that match a query, in index order.
+ * The operations of every API that match a query, best first: a method word (`get`) keeps that
+ * method only; the other words must each match a word of the tag, path, operationId, summary or
+ * description, allowing a typo ("imges") or a prefix ("stor").
  * @param {{ api: string, name: string, operations: Record<string, { tag: string, method: string, path: string, summary: string, text: string }> }[]} index
  * @param {string} query
  * @returns {{ api: string, name: string, operations: { operationId: string, tag: string, method: string, path: string, summary: string }[] }[]}
- *   one entry per API, also those with no match
+ *   one entry per API (index order), also those with no match
  */
 export function search(index, query) {
   const words = queryWords(query);
+  const methods = words.filter((w) => METHODS.includes(w));
+  const text = words.filter((w) => !METHODS.includes(w)).join(' ');
+  const ranked = text
+    ? engineOf(index)
+        .search(text)
+        .map((hit) => ({ api: hit.api, operationId: hit.operationId }))
+    : index.flatMap(({ api, operations }) => Object.keys(operations).map((operationId) => ({ api, operationId })));
   return index.map(({ api, name, operations }) => ({
     api,
     name,
-    operations: Object.entries(operations)
-      .filter(([, op]) => matches(op, words))
-      .map(([operationId, op]) => ({
-        operationId,
-        tag: op.tag,
-        method: op.method,
-        path: op.path,
-        summary: op.summary,
-      })),
+    operations: ranked
+      .filter((hit) => hit.api === api)
+      .map(({ operationId }) => ({ operationId, ...operations[operationId] }))
+      .filter((op) => methods.every((m) => op.method === m))
+      .map(({ operationId, tag, method, path, summary }) => ({ operationId, tag, method, path, summary })),
   }));
+}
+
+/**
+ * The operationIds of one API that match a query (what Swagger UI's operation list keeps).
+ * @param {Parameters<typeof search>[0]} index
+ * @param {string} api
+ * @param {string} query
+ * @returns {Set<string>}
+ */
+export function matchingIds(index, api, query) {
+  return new Set(
+    search(index, query)
+      .find((r) => r.api === api)
+      ?.operations.map((o) => o.operationId) ?? [],
+  );
 }
 
 /**

@@ -1,0 +1,91 @@
+// Swagger UI's house plugin: only wiring (actions wrapped, components placed). ES module.
+import { createComponents } from './components.js';
+import { displayedRequest, forgetAuth, opsFilter, rememberAuth, restoreAuth } from './requests.js';
+import { recordStepAnswer, resumeWorkflow } from './runner.js';
+import { apiChosen } from './state.js';
+
+/**
+ * The house plugin of Swagger UI: wires the page state, the workflow runner and the components
+ * into Swagger UI's actions and components. Nothing else lives here.
+ * @param {any} system Swagger UI's system
+ */
+export function ExplorerPlugin(system) {
+  const React = system.React;
+  const h = React.createElement;
+  const {
+    Logo,
+    SvcLayout,
+    CodeSamples,
+    Explanation,
+    LiveCurl,
+    FollowLinks,
+    AuthorizeWithUser,
+    NamedDownload,
+    OperationsOrNoMatch,
+    ExecuteWithFileCheck,
+    SelfSignedToggle,
+  } = createComponents(system);
+
+  return {
+    fn: { opsFilter },
+    components: { Logo, SvcLayout, FilterContainer: () => null },
+    statePlugins: {
+      auth: {
+        wrapActions: {
+          authorize: (ori) => (payload) => {
+            rememberAuth(payload);
+            return ori(payload);
+          },
+          logout: (ori) => (names) => {
+            forgetAuth(names);
+            return ori(names);
+          },
+        },
+      },
+      spec: {
+        wrapActions: {
+          updateUrl: (ori) => (url) => {
+            const result = ori(url);
+            apiChosen(url);
+            return result;
+          },
+          updateJsonSpec: (ori, sys) => (json) => {
+            const result = ori(json);
+            // Once this dispatch is over (the store has the spec).
+            queueMicrotask(() => {
+              restoreAuth(sys);
+              resumeWorkflow(sys);
+            });
+            return result;
+          },
+          setRequest: (ori) => (path, method, req) => ori(path, method, displayedRequest(req)),
+          setResponse: (ori) => (path, method, res) => {
+            recordStepAnswer(path, method, res);
+            return ori(path, method, res);
+          },
+        },
+      },
+    },
+    wrapComponents: {
+      authorizeBtn: (Original, sys) => (props) => h(AuthorizeWithUser, { Original, sys, props }),
+      RequestSnippets: () => () => null,
+      responseBody: (Original) => (props) => h(NamedDownload, { Original, props }),
+      responses: (Original, sys) => (props) =>
+        h(React.Fragment, null, h(CodeSamples, { sys, path: props.path, method: props.method }), h(Original, props)),
+      liveResponse: (Original, sys) => (props) =>
+        h(
+          React.Fragment,
+          null,
+          props.response ? h(Explanation, { response: props.response, sys }) : null,
+          props.response ? h(LiveCurl, { sys, path: props.path, method: props.method }) : null,
+          h(Original, props),
+          props.response
+            ? h(FollowLinks, { sys, response: props.response, path: props.path, method: props.method })
+            : null,
+        ),
+      operations: (Original, sys) => (props) => h(OperationsOrNoMatch, { Original, sys, props }),
+      execute: (Original, sys) => (props) => h(ExecuteWithFileCheck, { Original, sys, props }),
+      ServersContainer: (Original) => (props) => h(React.Fragment, null, h(Original, props), h(SelfSignedToggle)),
+    },
+  };
+}

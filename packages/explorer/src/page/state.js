@@ -1,0 +1,115 @@
+// Page state: the explorer's configuration, the API shown (with subscribe), the address bar's
+// parameters and the session storage. ES module, bundled into the page's script.
+
+export const config = window.SVC_EXPLORER;
+export const AUTH_KEY = 'svc-explorer.auth';
+export const INSECURE_KEY = 'svc-explorer.self-signed';
+export const ANSWERS_KEY = 'svc-explorer.workflow-answers';
+export const FORWARD_HEADER = 'X-Svc-Explorer-Forward';
+export const indexByApi = Object.fromEntries(config.index.map((entry) => [entry.api, entry]));
+
+// ---- Which API: ?api=<name> in the URL, so that a deep link names the API and the operation.
+export const pageParams = new URLSearchParams(location.search);
+export const apiParam = pageParams.get('api');
+export const initial = config.apis.find((a) => a.api === apiParam) || config.apis[0];
+export const unknownApi =
+  apiParam && initial.api !== apiParam
+    ? 'Unknown API "' +
+      apiParam +
+      '" in the link (?api=); showing "' +
+      initial.api +
+      '". Known: ' +
+      config.apis.map((a) => a.api).join(', ') +
+      '.'
+    : null;
+const listeners = new Set();
+let shown = initial.api;
+
+/**
+ * The page's own state beside Swagger UI's store: the API shown. Changing it, the address bar
+ * (setUrlParams) or the fragment notifies every subscriber.
+ */
+export const page = {
+  /** @returns {string} the API shown (`central`) */
+  get api() {
+    return shown;
+  },
+  set api(value) {
+    shown = value;
+    notify();
+  },
+};
+
+/**
+ * Calls `listener` after every change of the page state (API, address bar, fragment).
+ * @param {() => void} listener
+ * @returns {() => void} unsubscribes
+ */
+export function subscribe(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Tells the subscribers that the page state changed. */
+export function notify() {
+  for (const listener of [...listeners]) listener();
+}
+window.addEventListener('hashchange', notify);
+
+export function absolute(url) {
+  try {
+    return new URL(url, location.href).href;
+  } catch {
+    return String(url);
+  }
+}
+
+/** Rewrites query parameters of the address bar (keeping the fragment) without reloading. */
+export function setUrlParams(changes, hash = location.hash) {
+  const params = new URLSearchParams(location.search);
+  params.delete('urls.primaryName'); // Swagger UI's own top bar writes this; ?api= replaces it.
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === null || value === '') params.delete(name);
+    else params.set(name, value);
+  }
+  history.replaceState(history.state, '', location.pathname + '?' + params.toString() + hash);
+  notify();
+}
+
+// ---- Session storage: credentials, the self-signed choice and workflow answers go with the tab.
+export function readSession(key, fallback) {
+  try {
+    return JSON.parse(sessionStorage.getItem(key) || 'null') ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+export function writeSession(key, value) {
+  try {
+    if (value === null || (typeof value === 'object' && !Object.keys(value).length)) sessionStorage.removeItem(key);
+    else sessionStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    /* storage disabled: kept until the next reload */
+  }
+}
+export function toJS(value) {
+  return value && typeof value.toJS === 'function' ? value.toJS() : value;
+}
+export function isBasic(schema) {
+  return schema && schema.type === 'http' && /^basic$/i.test(String(schema.scheme));
+}
+
+/**
+ * The API whose spec Swagger UI loads now (its top bar or the page's start): shown, named in the
+ * link (`?api=`), and the notice about an unknown `?api=` gone once the user picks another.
+ * @param {string} url the spec's URL
+ */
+export function apiChosen(url) {
+  const entry = config.apis.find((a) => absolute(a.url) === absolute(url));
+  if (!entry) return;
+  page.api = entry.api;
+  // After the top bar's own address-bar update (urls.primaryName), which runs after its action
+  // returns: the API switch, not a workflow step.
+  setTimeout(() => setUrlParams({ api: entry.api }), 0);
+  if (entry.api !== initial.api) document.querySelector('.svc-notice')?.remove();
+}

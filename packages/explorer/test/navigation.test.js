@@ -1,0 +1,330 @@
+// Getting around the explorer in Chromium, as a new user does (issue 22), against the local svc:
+// in-page navigation scrolls to what was clicked and focuses it, the current workflow step sits in
+// a bar at the bottom of the window with its Execute, "Poll until done" and "Next step", links
+// followed inside a workflow keep it, the one curl after Execute runs as pasted after the line
+// `npm start` prints, a 401 says whether credentials were missing or refused, the phone layout is
+// no wider than the phone, the keyboard gets to Execute in a few Tabs, and the search forgives typos.
+
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSimulator } from '@svc/simulator';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { credentialsLine } from '../../../scripts/lib/serve.mjs';
+import { startExplorer } from '../src/index.js';
+import { sharedBrowser } from './support/browser.js';
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+// The README's picture of a workflow mid-way is refreshed on request (UPDATE_SCREENSHOT=1).
+const screenshot = process.env.UPDATE_SCREENSHOT
+  ? join(repoRoot, 'docs', 'explorer-workflow.png')
+  : join(repoRoot, 'test-results', 'explorer-workflow-midway.png');
+const PASSWORD = 'find-your-way';
+const DESKTOP = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+let work;
+let simulator;
+let explorer;
+let browser;
+const pageErrors = [];
+
+beforeAll(async () => {
+  browser = await sharedBrowser();
+  work = mkdtempSync(join(tmpdir(), 'explorer-navigation-'));
+  simulator = await startSimulator({
+    port: 0,
+    password: PASSWORD,
+    dataDir: join(work, 'sim'),
+    taskSeconds: 0.5,
+    seed: 3,
+  });
+  explorer = await startExplorer({ dir: inject('explorerDist'), simulator: { url: simulator.url, ca: simulator.ca } });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await explorer?.close();
+  await simulator?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** A new tab of a new browser session (fresh sessionStorage) with the given viewport. */
+async function newPage(viewport = DESKTOP) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.route(
+    (url) => url.hostname !== '127.0.0.1',
+    (route) => {
+      pageErrors.push(`unexpected request: ${route.request().url()}`);
+      return route.abort();
+    },
+  );
+  return page;
+}
+
+/** Authorize dialog: basic auth as the simulator's user with `password`. */
+async function authorize(page, password = PASSWORD) {
+  await page.locator('.scheme-container button.authorize').click();
+  const modal = page.locator('.modal-ux');
+  await modal.locator('input[type="text"]').first().fill(simulator.user);
+  await modal.locator('input[type="password"]').first().fill(password);
+  await modal.locator('button.modal-btn.auth.authorize').click();
+  await modal.locator('button.btn-done, button.close-modal').first().click();
+  await modal.waitFor({ state: 'detached' });
+}
+
+/** The top of an element relative to the viewport, and the viewport's height. */
+const placeOf = (locator) =>
+  locator.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    return { top: box.top, bottom: box.bottom, height: window.innerHeight };
+  });
+
+/** Whether an element lies entirely within the viewport. */
+async function inViewport(locator) {
+  const { top, bottom, height } = await placeOf(locator);
+  return top >= 0 && bottom <= height;
+}
+
+/** What has the keyboard focus: its tag, class and text, and the operation it is in. */
+const focused = (page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    return {
+      tag: el?.tagName ?? '',
+      className: String(el?.className ?? ''),
+      text: (el?.innerText ?? el?.value ?? '').trim().slice(0, 80),
+      operation: el?.closest('.opblock')?.id ?? '',
+    };
+  });
+
+describe('in-page navigation takes you to what you clicked', () => {
+  it('a sidebar click scrolls the operation to the top of the viewport and focuses it', async () => {
+    const page = await newPage();
+    try {
+      await page.goto(`${explorer.url}?api=central`);
+      await page.locator('.opblock').first().waitFor({ timeout: 60_000 });
+      await page.locator('.svc-sidebar a.svc-nav-op', { hasText: 'Abort a task' }).click();
+      const op = page.locator('.opblock[id$="-tasks_abort"]');
+      await expect.poll(() => op.getAttribute('class'), { timeout: 60_000 }).toContain('is-open');
+      // In view: its summary near the top of the window, not 5,500 px below.
+      await expect.poll(async () => (await placeOf(op)).top, { timeout: 60_000 }).toBeGreaterThanOrEqual(0);
+      expect((await placeOf(op)).top).toBeLessThan(DESKTOP.height / 3);
+      expect((await focused(page)).operation).toMatch(/-tasks_abort$/);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('walks a workflow from the step bar: in view, links kept, polled, folded, complete', async () => {
+    const page = await newPage();
+    try {
+      await page.goto(`${explorer.url}?api=central&workflow=image-from-url&step=0`);
+      const bar = page.locator('.svc-stepbar');
+      await bar.waitFor({ timeout: 60_000 });
+      await authorize(page);
+      const step = (id) => page.locator(`.svc-workflow .svc-step[data-step="${id}"]`);
+      const stateOf = (id) => step(id).getAttribute('data-state');
+
+      // Step 1: against the local svc, the image comes from the local svc itself, not the internet.
+      const create = page.locator('.opblock[id$="-images_create"]');
+      const body = create.locator('.body-param textarea');
+      await expect
+        .poll(async () => JSON.parse((await body.inputValue()) || '{}').spec?.resources?.source_uri, {
+          timeout: 60_000,
+        })
+        .toBe(`${new URL(simulator.url).origin}/samples/cirros.img`);
+      // As pasted: the local svc downloads the image from itself (GET /samples/cirros.img).
+      expect(await inViewport(bar.locator('.svc-stepbar-execute'))).toBe(true);
+      await bar.locator('.svc-stepbar-execute').click();
+      await expect.poll(() => stateOf('create'), { timeout: 90_000 }).toBe('done');
+
+      // "Follow the create task." keeps the workflow: the link names it and the task step.
+      await create.getByRole('button', { name: 'Follow the create task.' }).click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('workflow')).toBe('image-from-url');
+      expect(new URL(page.url()).searchParams.get('step')).toBe('1');
+      await expect.poll(() => step('task').getAttribute('aria-current')).toBe('step');
+      const task = page.locator('.opblock[id$="-tasks_get"]');
+      await expect.poll(async () => (await placeOf(task)).top, { timeout: 60_000 }).toBeLessThan(DESKTOP.height / 3);
+      expect((await placeOf(task)).top).toBeGreaterThanOrEqual(0);
+
+      // The task step polls by itself, bounded, with its interval shown.
+      const poll = bar.locator('.svc-stepbar-poll');
+      expect(await poll.innerText()).toBe('Poll until done (every 1 s, at most 40 times)');
+      await poll.click();
+      await expect.poll(() => stateOf('task'), { timeout: 60_000 }).toBe('done');
+      expect(await bar.locator('.svc-stepbar-state').innerText()).toContain('done');
+
+      // The remaining steps from the bar alone: each one's operation in view, the finished folded.
+      const rest = ['image', 'download', 'delete', 'delete-task'];
+      for (const [i, id] of rest.entries()) {
+        await bar.locator('.svc-stepbar-next').click();
+        await expect.poll(() => step(id).getAttribute('aria-current'), { timeout: 60_000 }).toBe('step');
+        const operationId = decodeURIComponent(new URL(page.url()).hash).split('/').pop();
+        const op = page.locator(`.opblock[id$="-${operationId}"]`);
+        await expect.poll(() => op.getAttribute('class'), { timeout: 60_000 }).toContain('is-open');
+        await expect.poll(async () => (await placeOf(op)).top, { timeout: 60_000 }).toBeLessThan(DESKTOP.height / 3);
+        expect((await placeOf(op)).top).toBeGreaterThanOrEqual(0);
+        expect(await inViewport(bar.locator('.svc-stepbar-execute'))).toBe(true);
+        expect(await create.getAttribute('class')).not.toContain('is-open');
+        if (i === 0) {
+          mkdirSync(dirname(screenshot), { recursive: true });
+          await page.screenshot({ path: screenshot });
+        }
+        const polls = (await bar.locator('.svc-stepbar-poll').count()) > 0;
+        await bar.locator(polls ? '.svc-stepbar-poll' : '.svc-stepbar-execute').click();
+        await expect.poll(() => stateOf(id), { timeout: 60_000 }).toBe('done');
+        if (id === 'download') {
+          // The downloaded file has a name, not "application_octet-stream_file_blob_http___127...".
+          const imageUuid = /\/images\/([0-9a-f-]{36})\/file$/.exec(
+            await op.locator('.request-url pre').innerText(),
+          )?.[1];
+          expect(await op.locator('.live-responses-table a[download]').getAttribute('download')).toBe(
+            `image-${imageUuid}.img`,
+          );
+        }
+      }
+      expect(await bar.locator('.svc-stepbar-state').innerText()).toBe('Workflow complete: all 6 steps done.');
+      expect(await page.locator('.svc-workflow .svc-workflow-complete').innerText()).toBe(
+        'Workflow complete: all 6 steps done.',
+      );
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  });
+});
+
+describe('credentials', () => {
+  it("after Execute, one curl: the sample's, which answers 200 pasted after the line npm start prints", async () => {
+    const page = await newPage();
+    try {
+      await page.goto(`${explorer.url}?api=central#/Images/images_list`);
+      await authorize(page);
+      const op = page.locator('.opblock[id$="-images_list"]');
+      await op.locator('button.execute').click();
+      await expect
+        .poll(() => op.locator('.live-responses-table tr.response .response-col_status').first().innerText(), {
+          timeout: 30_000,
+        })
+        .toBe('200');
+      expect(await op.locator('.request-snippets').count()).toBe(1);
+      const shown = await op.locator('.request-snippets pre').innerText();
+      expect(shown).toBe(await op.locator('.svc-code-samples pre').innerText());
+      // Pasted into a shell with nothing set but the printed line; curl reports the status.
+      const script = [
+        credentialsLine(simulator.user, PASSWORD),
+        `curl() { command curl -sS -o /dev/null -w '%{http_code}' "$@"; }`,
+        shown,
+      ].join('\n');
+      const out = await new Promise((resolve) =>
+        execFile(
+          'bash',
+          ['-c', script],
+          { env: { PATH: process.env.PATH }, timeout: 90_000 },
+          (error, stdout, stderr) => resolve({ error, stdout, stderr }),
+        ),
+      );
+      expect(out.stdout, `${script}\n${out.stderr}`).toBe('200');
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('a 401 says whether credentials were missing or refused; Authorize shows who is logged in', async () => {
+    const page = await newPage();
+    try {
+      await page.goto(`${explorer.url}?api=central#/Images/images_list`);
+      const op = page.locator('.opblock[id$="-images_list"]');
+      await op.locator('button.execute').click();
+      const why = op.locator('.svc-explanation .svc-explanation-title');
+      await expect
+        .poll(() => why.innerText(), { timeout: 90_000 })
+        .toBe('401 Unauthorized: the request had no credentials.');
+      expect(await op.locator('.svc-explanation').innerText()).toContain('export SVC_USER=admin SVC_PASSWORD=');
+      await authorize(page, 'not-the-password');
+      expect(await page.locator('.scheme-container').innerText()).toContain(`Logged in as ${simulator.user}`);
+      await op.locator('button.execute').click();
+      await expect
+        .poll(() => why.innerText(), { timeout: 90_000 })
+        .toBe(`401 Unauthorized: the service refused the password of user "${simulator.user}".`);
+    } finally {
+      await page.context().close();
+    }
+  });
+});
+
+describe('390 px wide', () => {
+  it('Servers and Authorize come before the operations; nothing is wider than the phone', async () => {
+    const page = await newPage(PHONE);
+    try {
+      await page.goto(`${explorer.url}?api=central#/Images/images_list`);
+      const op = page.locator('.opblock[id$="-images_list"]');
+      await op.locator('button.execute').waitFor({ timeout: 60_000 });
+      const top = (locator) => locator.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+      expect(await top(page.locator('.scheme-container button.authorize'))).toBeLessThan(
+        await top(page.locator('.opblock').first()),
+      );
+      await op.locator('button.execute').click();
+      await op.locator('.live-responses-table').waitFor({ timeout: 90_000 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      // The Authorize dialog's close button is on the screen.
+      await page.locator('.scheme-container button.authorize').click();
+      const close = page.locator('.modal-ux button.close-modal');
+      await close.waitFor();
+      const box = await close.boundingBox();
+      expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    } finally {
+      await page.context().close();
+    }
+  });
+});
+
+describe('keyboard and search', () => {
+  it('from the page top, a skip link and a few Tabs reach Execute of the linked operation', async () => {
+    const page = await newPage();
+    try {
+      await page.goto(`${explorer.url}?api=central#/Images/images_list`);
+      await page.locator('.opblock[id$="-images_list"] button.execute').waitFor({ timeout: 60_000 });
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toMatchObject({ className: 'svc-skip', text: 'Skip to the operation' });
+      await page.keyboard.press('Enter');
+      let tabs = 1;
+      for (; tabs < 40; tabs++) {
+        const now = await focused(page);
+        if (now.operation.endsWith('-images_list') && now.className.includes('execute')) break;
+        await page.keyboard.press('Tab');
+      }
+      expect(tabs).toBeLessThanOrEqual(12);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('"/" focuses the search; a misspelled word finds its operation, first; Enter opens and focuses it', async () => {
+    const page = await newPage();
+    try {
+      await page.goto(`${explorer.url}?api=central`);
+      await page.locator('.opblock').first().waitFor({ timeout: 60_000 });
+      await page.keyboard.press('/');
+      expect((await focused(page)).tag).toBe('INPUT');
+      await page.keyboard.type('imges lis');
+      const first = page.locator('.svc-results a.svc-nav-op').first();
+      await expect.poll(() => first.innerText(), { timeout: 60_000 }).toContain('List images');
+      await first.focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(async () => (await focused(page)).operation, { timeout: 60_000 }).toMatch(/-images_list$/);
+      const op = page.locator('.opblock[id$="-images_list"]');
+      expect((await placeOf(op)).top).toBeGreaterThanOrEqual(0);
+      expect((await placeOf(op)).top).toBeLessThan(DESKTOP.height / 3);
+    } finally {
+      await page.context().close();
+    }
+  });
+});

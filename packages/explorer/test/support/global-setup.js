@@ -1,0 +1,36 @@
+// One build of the page and one Chromium for every test file of the explorer (vitest globalSetup):
+// each file used to build its own copy and start its own browser. Test files read them with
+// `inject('explorerDist')` (a folder nobody writes to) and `inject('browserEndpoint')` (connect
+// with playwright-core's `chromium.connect`; empty when Chromium is missing, and the browser
+// tests then say how to install it).
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { apis } from '@svc/oas/apis';
+import { chromium } from 'playwright-core';
+import { build } from '../../scripts/build.mjs';
+
+/** Where the browser tests find Chromium (Debian's package), and how they start it. */
+export const CHROMIUM = {
+  path: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+};
+
+/** @param {import('vitest/node').TestProject} project */
+export default async function setup(project) {
+  for (const api of apis()) {
+    if (!existsSync(api.bundle))
+      throw new Error(`${api.bundle} is missing: run \`npm run bundle\` at the repository root`);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'explorer-dist-'));
+  await build({ outDir: dir });
+  project.provide('explorerDist', dir);
+  const server = existsSync(CHROMIUM.path)
+    ? await chromium.launchServer({ executablePath: CHROMIUM.path, args: CHROMIUM.args })
+    : undefined;
+  project.provide('browserEndpoint', server ? server.wsEndpoint() : '');
+  return async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
