@@ -1,7 +1,7 @@
 // What an operation sends and answers: the kind of a media type and the example a tool fills in.
 // Written once so that the code samples, the contract suites, contract mode and the house
 // Spectral rules agree on both.
-import { deref } from './deref.js';
+import { deref } from './ref.js';
 
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json$/;
 const BINARY_TYPE = /^(?:application\/octet-stream|image\/[\w.+-]+|audio\/[\w.+-]+|video\/[\w.+-]+)$/;

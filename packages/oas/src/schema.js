@@ -1,94 +1,15 @@
-/**
- * Shared helpers for the house rules (not a Spectral function itself, so it
- * is not listed under `functions:` in ruleset.yaml).
- *
- * The house rules run with `resolved: false` on the bundled document and
- * follow internal `$ref`s by hand. That way every finding is reported once,
- * at the place in `dist/<api>.yaml` that has to change (the property, the
- * shared component), instead of once per `$ref` that pulls it in.
- *
- * The HTTP methods and the media type kinds come from `@svc/oas` (Spectral's
- * bundler keeps package imports external). `deref` here is not `@svc/oas`'s:
- * a rule must report where a value lives and must not throw on a broken
- * document, so it returns the target's path and `unresolvable` instead.
- *
- * @module
- */
-import { HTTP_METHODS, mediaKind } from '@svc/oas';
+// Reading the schemas of an OpenAPI 3.1 document without throwing: where each schema is written,
+// the parts whose keywords all apply (through `$ref` and `allOf`), and their properties. For tools
+// that report where a value lives and must survive a broken document (the house Spectral rules).
+import traverse from 'json-schema-traverse';
+import { mediaKind } from './content.js';
+import { HTTP_METHODS } from './index.js';
+import { isObject, resolveRef } from './ref.js';
 
-export { HTTP_METHODS };
-
-/** A version path segment: `v` + digits, optionally `.digits` (`v3`, `v0.8`, `v2.0`). */
-export const VERSION_SEGMENT = /^v\d+(?:\.\d+)?$/;
-
-/** A templated path segment such as `{uuid}`. */
-export const PARAM_SEGMENT = /^\{[^{}]+\}$/;
-
-/**
- * @param {unknown} value
- * @returns {value is Record<string, any>} true for plain objects (not arrays, not null)
- */
-export const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/**
- * Turns an internal reference (`#/components/schemas/A~1B`) into a path
- * (`['components', 'schemas', 'A/B']`).
- *
- * @param {unknown} ref
- * @returns {string[] | null} null for external or malformed references
- */
-export function pointerToPath(ref) {
-  if (typeof ref !== 'string' || !ref.startsWith('#')) return null;
-  const fragment = ref.slice(1);
-  if (fragment === '') return [];
-  if (!fragment.startsWith('/')) return null;
-  try {
-    return fragment
-      .slice(1)
-      .split('/')
-      .map((segment) => decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~'));
-  } catch {
-    return null;
-  }
-}
-
-/**
- * @param {unknown} root
- * @param {ReadonlyArray<string | number>} path
- * @returns {any} the value at `path`, or undefined
- */
-export function getIn(root, path) {
-  let current = root;
-  for (const segment of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = current[segment];
-  }
-  return current;
-}
-
-/**
- * Follows internal `$ref`s until a node that is not a reference.
- *
- * @param {unknown} doc the whole (unresolved) document
- * @param {unknown} node
- * @param {Array<string | number> | null} [path] where `node` lives
- * @returns {{ value: any, path: Array<string | number> | null, unresolvable: boolean }}
- *   `value` is undefined when the reference is external, dangling or circular;
- *   `path` is where `value` lives
- */
-export function deref(doc, node, path = null) {
-  const seen = new Set();
-  let value = node;
-  let where = path;
-  while (isObject(value) && typeof value.$ref === 'string') {
-    const target = pointerToPath(value.$ref);
-    if (target === null || seen.has(value.$ref)) return { value: undefined, path: where, unresolvable: true };
-    seen.add(value.$ref);
-    value = getIn(doc, target);
-    where = target;
-  }
-  return { value, path: where, unresolvable: value === undefined };
-}
+// JSON Schema 2020-12 (OpenAPI 3.1) keywords that json-schema-traverse 1.0 does not know yet.
+Object.assign(traverse.keywords, { unevaluatedItems: true, unevaluatedProperties: true });
+Object.assign(traverse.arrayKeywords, { prefixItems: true });
+Object.assign(traverse.propsKeywords, { dependentSchemas: true });
 
 /**
  * The parts of a schema whose keywords all apply to the instance: the schema
@@ -107,7 +28,7 @@ export function schemaParts(doc, schema, seen = new Set()) {
   if (typeof schema.$ref === 'string') {
     const { $ref, ...siblings } = schema;
     if (Object.keys(siblings).length > 0) parts.push(siblings);
-    const { value } = deref(doc, { $ref });
+    const { value } = resolveRef(doc, { $ref });
     parts.push(...schemaParts(doc, value, seen));
     return parts;
   }
@@ -171,53 +92,29 @@ export function alternativesOf(parts) {
   return null;
 }
 
-/** Describes a schema keyword value for a message: `"integer"`, `absent`. */
-export const show = (value) => (value === undefined ? 'absent' : JSON.stringify(value));
-
-const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
-const SCHEMA_KEYWORDS = [
-  'items',
-  'additionalItems',
-  'additionalProperties',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-  'propertyNames',
-  'contains',
-  'not',
-  'if',
-  'then',
-  'else',
-];
-const SCHEMA_LIST_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-
 /**
- * Visits a schema and all its subschemas, depth first, without following
- * `$ref` (referenced schemas are visited where they are defined).
- *
+ * Visits a schema and all its subschemas, depth first, without following `$ref` (referenced schemas
+ * are visited where they are defined). json-schema-traverse, with the 2020-12 keywords added.
  * @param {unknown} schema
- * @param {Array<string | number>} path
+ * @param {Array<string | number>} path where `schema` lives
  * @param {(schema: Record<string, any>, path: Array<string | number>) => void} visit
- * @param {Set<unknown>} [stack] guards against cycles made by YAML aliases
+ *   `path` with array indexes as numbers (`[..., 'allOf', 1]`)
  */
-export function walkSchema(schema, path, visit, stack = new Set()) {
-  if (!isObject(schema) || stack.has(schema)) return;
-  stack.add(schema);
-  visit(schema, path);
-  for (const keyword of SCHEMA_MAP_KEYWORDS) {
-    if (!isObject(schema[keyword])) continue;
-    for (const [name, sub] of Object.entries(schema[keyword])) walkSchema(sub, [...path, keyword, name], visit, stack);
-  }
-  for (const keyword of SCHEMA_KEYWORDS) {
-    const sub = schema[keyword];
-    if (Array.isArray(sub))
-      for (const [i, item] of sub.entries()) walkSchema(item, [...path, keyword, i], visit, stack);
-    else walkSchema(sub, [...path, keyword], visit, stack);
-  }
-  for (const keyword of SCHEMA_LIST_KEYWORDS) {
-    if (!Array.isArray(schema[keyword])) continue;
-    for (const [i, sub] of schema[keyword].entries()) walkSchema(sub, [...path, keyword, i], visit, stack);
-  }
-  stack.delete(schema);
+export function walkSchema(schema, path, visit) {
+  if (!isObject(schema)) return;
+  /** @type {Map<string, Array<string | number>>} */
+  const at = new Map([['', path]]);
+  traverse(schema, {
+    allKeys: false,
+    cb: (sub, pointer, _root, parentPointer, keyword, _parent, index) => {
+      const here =
+        pointer === ''
+          ? path
+          : [...(at.get(parentPointer ?? '') ?? path), keyword, ...(index === undefined ? [] : [index])];
+      at.set(pointer, here);
+      if (isObject(sub)) visit(sub, here);
+    },
+  });
 }
 
 /** @returns {Generator<[unknown, Array<string | number>]>} */
@@ -312,7 +209,6 @@ export function* schemaRoots(doc) {
 
 /**
  * Calls `visit` for every property of every schema in the document.
- *
  * @param {any} doc
  * @param {(name: string, value: unknown, path: Array<string | number>) => void} visit
  *   `path` points at the property (`[..., 'properties', name]`)
@@ -324,24 +220,6 @@ export function forEachProperty(doc, visit) {
       for (const [name, value] of Object.entries(schema.properties)) visit(name, value, [...path, 'properties', name]);
     });
   }
-}
-
-/**
- * The operations of one Path Item Object (dereferenced).
- *
- * @param {any} doc
- * @param {unknown} pathItem
- * @param {Array<string | number>} path where the Path Item lives (`['paths', '/images']`)
- * @returns {Array<{ method: string, operation: Record<string, any>, path: Array<string | number> }>}
- */
-export function operationsOf(doc, pathItem, path) {
-  const { value: item } = deref(doc, pathItem);
-  if (!isObject(item)) return [];
-  return HTTP_METHODS.filter((method) => isObject(item[method])).map((method) => ({
-    method,
-    operation: item[method],
-    path: [...path, method],
-  }));
 }
 
 /**
@@ -366,6 +244,3 @@ export function isBinaryContent(doc, content) {
     );
   });
 }
-
-/** `['components', 'schemas', 'Image']` -> `components.schemas.Image` (for messages). */
-export const printPath = (path) => path.map(String).join('.');
