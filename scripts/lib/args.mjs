@@ -14,7 +14,7 @@ export class UsageError extends Error {
  * refused), then runs each option's `check` on its value.
  *
  * @param {object} spec
- * @param {Record<string, import('node:util').ParseArgsOptionConfig & { check?: (value: any, name: string) => any }>} spec.options
+ * @param {Record<string, NonNullable<import('node:util').ParseArgsConfig['options']>[string] & { check?: (value: any, name: string) => any }>} spec.options
  *   parseArgs options; `check(value, name)` returns the value to use (e.g. a number) or throws
  *   UsageError. It runs on defaults too, so a default from the environment is checked like a typed one.
  * @param {boolean} [spec.allowPositionals] default false
@@ -58,7 +58,13 @@ export function commandLine(command, usage, spec, argv) {
   }
 }
 
-/** Prints `<command>: <message>` and the usage on stderr and exits 2 (for checks after parsing). */
+/**
+ * Prints `<command>: <message>` and the usage on stderr and exits 2 (for checks after parsing).
+ * @param {string} command
+ * @param {string} usage
+ * @param {string} message
+ * @returns {never}
+ */
 export function usageExit(command, usage, message) {
   console.error(`${command}: ${message}\n${usage}`);
   process.exit(2);

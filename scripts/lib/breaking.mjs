@@ -315,10 +315,16 @@ function covers(set, type) {
   return set.has(type) || (type === 'integer' && set.has('number'));
 }
 
-/** A schema with its `$ref` resolved and its `allOf` members merged (properties, required, type, enum, items). */
+/**
+ * A schema with its `$ref` resolved and its `allOf` members merged (properties, required, type, enum, items).
+ * @param {object} doc
+ * @param {unknown} raw
+ * @returns {Record<string, any>}
+ */
 function flatten(doc, raw) {
   const parts = schemaParts(doc, raw);
   if (parts.length <= 1) return parts[0] ?? {};
+  /** @type {Record<string, any>} */
   const merged = {
     ...parts[0],
     properties: Object.assign({}, ...parts.map((p) => p.properties ?? {})),

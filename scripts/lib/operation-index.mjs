@@ -17,7 +17,7 @@ import ts from 'typescript';
  * @property {string} tag           the operation's first tag
  * @property {{ file: string, line: number }} source   where its operationId is written
  * @property {string} explorer      the explorer's deep link, relative to the page (`?api=central#/Images/images_create`)
- * @property {{ factory: string, file: string | undefined, line: number | undefined, call: string }} client
+ * @property {{ factory: string | undefined, file: string | undefined, line: number | undefined, call: string }} client
  *   the typed call of the generated client: `factory` (`createCentralClient`, where it is defined) and `call` (`.POST('/images')`)
  * @property {{ name: string, file: string, line: number }[]} clientMethods  workflow methods whose TSDoc names it
  * @property {{ title: string, file: string, line: number }[]} contractTests  tests that `cover('<operationId>')`

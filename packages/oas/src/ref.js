@@ -78,9 +78,10 @@ export function resolveRef(doc, node, path = null) {
 /**
  * Follows a local `$ref` (`#/components/...`), and chains of them, to the object it names.
  * A value that is not a `$ref` object is returned as it is.
+ * @template [T=any]
  * @param {object} doc   the bundled document
  * @param {unknown} value a node of `doc`, possibly `{ $ref }`
- * @returns {any}
+ * @returns {T}
  * @throws {Error} for a `$ref` that is not local, does not resolve, or loops
  */
 export function deref(doc, value) {

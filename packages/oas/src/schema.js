@@ -6,10 +6,17 @@ import { mediaKind } from './content.js';
 import { HTTP_METHODS } from './index.js';
 import { isObject, resolveRef } from './ref.js';
 
-// JSON Schema 2020-12 (OpenAPI 3.1) keywords that json-schema-traverse 1.0 does not know yet.
-Object.assign(traverse.keywords, { unevaluatedItems: true, unevaluatedProperties: true });
-Object.assign(traverse.arrayKeywords, { prefixItems: true });
-Object.assign(traverse.propsKeywords, { dependentSchemas: true });
+// JSON Schema 2020-12 (OpenAPI 3.1) keywords that json-schema-traverse 1.0 does not know yet (its
+// keyword tables are exported to be extended; its types do not declare them).
+const tables = /** @type {Record<'keywords' | 'arrayKeywords' | 'propsKeywords', Record<string, boolean>>} */ (
+  /** @type {unknown} */ (traverse)
+);
+Object.assign(tables.keywords, { unevaluatedItems: true, unevaluatedProperties: true });
+Object.assign(tables.arrayKeywords, { prefixItems: true });
+Object.assign(tables.propsKeywords, { dependentSchemas: true });
+
+/** @typedef {Array<string | number>} Path where a node lives in the document */
+/** @typedef {Generator<[unknown, Path]>} Schemas [schema, path] pairs */
 
 /**
  * The parts of a schema whose keywords all apply to the instance: the schema
@@ -107,8 +114,9 @@ export function walkSchema(schema, path, visit) {
   traverse(schema, {
     allKeys: false,
     cb: (sub, pointer, _root, parentPointer, keyword, _parent, index) => {
+      /** @type {Path} */
       const here =
-        pointer === ''
+        pointer === '' || keyword === undefined
           ? path
           : [...(at.get(parentPointer ?? '') ?? path), keyword, ...(index === undefined ? [] : [index])];
       at.set(pointer, here);
@@ -117,7 +125,11 @@ export function walkSchema(schema, path, visit) {
   });
 }
 
-/** @returns {Generator<[unknown, Array<string | number>]>} */
+/**
+ * @param {unknown} content
+ * @param {Path} path
+ * @returns {Schemas}
+ */
 function* contentSchemas(content, path) {
   if (!isObject(content)) return;
   for (const [mediaType, media] of Object.entries(content)) {
@@ -125,29 +137,54 @@ function* contentSchemas(content, path) {
   }
 }
 
-/** Parameter and Header Objects: `schema` or `content`. Skips references. */
+/**
+ * Parameter and Header Objects: `schema` or `content`. Skips references.
+ * @param {unknown} parameter
+ * @param {Path} path
+ * @returns {Schemas}
+ */
 function* parameterSchemas(parameter, path) {
   if (!isObject(parameter) || parameter.$ref !== undefined) return;
   if (parameter.schema !== undefined) yield [parameter.schema, [...path, 'schema']];
   yield* contentSchemas(parameter.content, [...path, 'content']);
 }
 
+/**
+ * @param {unknown} headers
+ * @param {Path} path
+ * @returns {Schemas}
+ */
 function* headersSchemas(headers, path) {
   if (!isObject(headers)) return;
   for (const [name, header] of Object.entries(headers)) yield* parameterSchemas(header, [...path, name]);
 }
 
+/**
+ * @param {unknown} body
+ * @param {Path} path
+ * @returns {Schemas}
+ */
 function* requestBodySchemas(body, path) {
   if (!isObject(body) || body.$ref !== undefined) return;
   yield* contentSchemas(body.content, [...path, 'content']);
 }
 
+/**
+ * @param {unknown} response
+ * @param {Path} path
+ * @returns {Schemas}
+ */
 function* responseSchemas(response, path) {
   if (!isObject(response) || response.$ref !== undefined) return;
   yield* contentSchemas(response.content, [...path, 'content']);
   yield* headersSchemas(response.headers, [...path, 'headers']);
 }
 
+/**
+ * @param {unknown} item
+ * @param {Path} path
+ * @returns {Schemas}
+ */
 function* pathItemSchemas(item, path) {
   if (!isObject(item) || item.$ref !== undefined) return;
   if (Array.isArray(item.parameters)) {
@@ -157,6 +194,7 @@ function* pathItemSchemas(item, path) {
   for (const method of HTTP_METHODS) {
     const operation = item[method];
     if (!isObject(operation)) continue;
+    /** @type {Path} */
     const at = [...path, method];
     if (Array.isArray(operation.parameters)) {
       for (const [i, parameter] of operation.parameters.entries()) {
@@ -180,6 +218,10 @@ function* pathItemSchemas(item, path) {
   }
 }
 
+/**
+ * @param {unknown} map
+ * @returns {Generator<[string, any]>}
+ */
 function* entries(map) {
   if (isObject(map)) yield* Object.entries(map);
 }
@@ -190,11 +232,12 @@ function* entries(map) {
  * `webhooks`.
  *
  * @param {any} doc
- * @returns {Generator<[unknown, Array<string | number>]>} [schema, path] pairs
+ * @returns {Schemas} [schema, path] pairs
  */
 export function* schemaRoots(doc) {
   if (!isObject(doc)) return;
   const components = isObject(doc.components) ? doc.components : {};
+  /** @type {Path} */
   const c = ['components'];
   for (const [name, schema] of entries(components.schemas)) yield [schema, [...c, 'schemas', name]];
   for (const [name, p] of entries(components.parameters)) yield* parameterSchemas(p, [...c, 'parameters', name]);

@@ -3,6 +3,7 @@ import { forEachProperty, schemaParts, walkSchema } from '../src/schema.js';
 
 describe('walkSchema', () => {
   it('visits every subschema with its path, the 2020-12 keywords included, without following $ref', () => {
+    /** @type {string[]} */
     const seen = [];
     walkSchema(
       {
@@ -29,6 +30,7 @@ describe('walkSchema', () => {
   });
 
   it('gives array indexes as numbers (Spectral paths)', () => {
+    /** @type {Array<string | number>[]} */
     const paths = [];
     walkSchema({ oneOf: [{}, {}] }, [], (_s, path) => paths.push(path));
     expect(paths).toEqual([[], ['oneOf', 0], ['oneOf', 1]]);
@@ -55,6 +57,7 @@ describe('forEachProperty and schemaParts', () => {
   };
 
   it('finds properties where they are written: components and inline in operations', () => {
+    /** @type {string[]} */
     const found = [];
     forEachProperty(doc, (name, _value, path) => found.push(`${name}@${path.join('/')}`));
     expect(found).toEqual([
