@@ -7,16 +7,12 @@ import { createServer as createHttpsServer } from 'node:https';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { root } from '@svc/oas/apis';
-import { loadApis } from './apis.js';
-import { centralHandlers, imageJobs } from './central.js';
-import { elementHandlers } from './element.js';
+import { adapters } from './apis/index.js';
+import { loadApis } from './bundles.js';
+import { createDomain } from './domain/index.js';
 import { createFaults } from './faults.js';
-import { createFiles } from './files.js';
 import { createListener } from './http.js';
-import { objectsHandlers, objectsJobs } from './objects.js';
-import { openStore } from './store.js';
-import { createTasks } from './tasks.js';
-import { seedTopology } from './topology.js';
+import { SAMPLE_PATH, sampleImage } from './samples.js';
 
 export { parseFaults } from './faults.js';
 
@@ -92,22 +88,34 @@ export async function startSimulator(options) {
     : options.cert
       ? { cert: options.cert, key: options.key }
       : await certificate(dataDir, host);
-  const store = openStore(join(dataDir, 'state.sqlite'));
-  const meta = store.get('meta', 'simulator') ?? { seed: seed ?? Math.floor(Math.random() * 2 ** 31) };
-  store.put('meta', 'simulator', meta);
-  seedTopology(store, meta.seed);
-
-  const files = createFiles(dataDir);
   const faults = createFaults(faultOptions, seed);
-  const jobs = { ...imageJobs({ store, files, sourceLimitBytes, sourceTimeoutMs }), ...objectsJobs({ store }) };
-  const tasks = createTasks({ store, taskMs: taskSeconds * 1000, faults, jobs });
-  const centralBase = apis.find((a) => a.name === 'central')?.basePaths[0] ?? '/api/svc/v3';
-  const handlers = {
-    ...centralHandlers({ store, tasks, files, user, centralBase }),
-    ...elementHandlers({ store, tasks, files }),
-    ...objectsHandlers({ store, tasks }),
-  };
-  const listener = createListener({ apis, user, password, handlers, faults, tamper });
+  /** @type {number | undefined} the bound port, once listening: the simulator's own URLs are fetched trusting its certificate */
+  let bound;
+  const own = (u) => ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname) && Number(u.port) === bound;
+  const domain = createDomain({
+    dataDir,
+    taskMs: taskSeconds * 1000,
+    faults,
+    seed,
+    sourceLimitBytes,
+    sourceTimeoutMs,
+    trust: (u) => (tls && own(u) ? tls.cert : undefined),
+  });
+  const mounted = apis.map((api) => {
+    const adapter = adapters[api.name];
+    if (!adapter) throw new Error(`startSimulator: no adapter in src/apis/ for the API "${api.name}"`);
+    return { ...api, adapter };
+  });
+  const listener = createListener({
+    apis: mounted,
+    domain,
+    user,
+    password,
+    faults,
+    secrets: [dataDir, password],
+    files: { [SAMPLE_PATH]: { type: 'application/octet-stream', bytes: sampleImage() } },
+    tamper,
+  });
   const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, listener) : createHttpServer(listener);
   // uploads of many GiB take long; the per-request timeout would cut them
   server.requestTimeout = 0;
@@ -120,12 +128,12 @@ export async function startSimulator(options) {
       });
     });
   } catch (error) {
-    store.close();
+    domain.close();
     throw new Error(`startSimulator: cannot listen on ${host}:${port}: ${error.message}`);
   }
   server.on('clientError', (_error, socket) => socket.destroy());
-  tasks.resume();
-  const bound = /** @type {import('node:net').AddressInfo} */ (server.address()).port;
+  bound = /** @type {import('node:net').AddressInfo} */ (server.address()).port;
+  domain.start();
   const hostInUrl = isIP(host) === 6 ? `[${host}]` : host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   let closing;
   return {
@@ -136,12 +144,12 @@ export async function startSimulator(options) {
     dataDir,
     close() {
       closing ??= (async () => {
-        tasks.close();
+        domain.stopTasks();
         await new Promise((resolve) => {
           server.close(() => resolve(undefined));
           server.closeAllConnections();
         });
-        store.close();
+        domain.close();
       })();
       return closing;
     },
