@@ -116,44 +116,34 @@ export function contractTests(files) {
   return out;
 }
 
-/** The name of a property, method or shorthand member of an object literal, when it is written out. */
-function memberName(member, sf) {
+/**
+ * The name of a property, method or shorthand member of an object literal, when it is written out.
+ * @param {import('typescript').ObjectLiteralElementLike} member
+ */
+function memberName(member) {
   if (ts.isSpreadAssignment(member) || !member.name) return undefined;
-  if (ts.isIdentifier(member.name) || ts.isStringLiteral(member.name)) return member.name.text;
-  return ts.isComputedPropertyName(member.name) ? undefined : member.name.getText(sf);
+  return ts.isIdentifier(member.name) || ts.isStringLiteral(member.name) ? member.name.text : undefined;
 }
 
 /**
- * The simulator's handler tables, read from its sources: the members of an object literal that is
- * the value of a variable named `handlers`, or returned by a function named `handlers` or
- * `<something>Handlers` (`centralHandlers({ store, tasks })`). The listener looks handlers up by
- * operationId, so each member's name is one.
+ * The simulator's handler tables, read from its sources: the members of the object literal
+ * exported as `handlers` by each API adapter (`packages/simulator/src/apis/<api>/index.js`, keyed
+ * by operationId). A table outside `apis/<api>/` serves any API.
  * @param {{ file: string, text: string }[]} files simulator sources
- * @returns {{ operationId: string, file: string, line: number }[]}
+ * @returns {{ api: string | undefined, operationId: string, file: string, line: number }[]}
  */
 export function simulatorHandlers(files) {
   const out = [];
-  const table = (object, sf, file) => {
-    if (!object || !ts.isObjectLiteralExpression(object)) return;
-    for (const member of object.properties) {
-      const operationId = memberName(member, sf);
-      if (operationId) out.push({ operationId, file, line: line(sf, member) });
-    }
-  };
-  const isTableName = (name) => name === 'handlers' || /^[a-z]\w*Handlers$/.test(name);
   for (const { file, text } of files) {
     const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    const api = /(?:^|\/)apis\/([^/]+)\//.exec(file)?.[1];
     walk(sf, (node) => {
-      if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === 'handlers') {
-        if (node.initializer && ts.isObjectLiteralExpression(node.initializer)) table(node.initializer, sf, file);
+      if (!ts.isVariableDeclaration(node) || !ts.isIdentifier(node.name) || node.name.text !== 'handlers') return;
+      if (!node.initializer || !ts.isObjectLiteralExpression(node.initializer)) return;
+      for (const member of node.initializer.properties) {
+        const operationId = memberName(member);
+        if (operationId) out.push({ api, operationId, file, line: line(sf, member) });
       }
-      const fn =
-        (ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node)) && node.name && isTableName(node.name.text)
-          ? node
-          : undefined;
-      if (!fn?.body) return;
-      for (const statement of fn.body.statements)
-        if (ts.isReturnStatement(statement)) table(statement.expression, sf, file);
     });
   }
   return out;
@@ -195,9 +185,11 @@ export function operationIndex({ apis, source, clientFiles, testFiles, simulator
         problems.push(
           `${api}: ${o.operationId} has no contract test (no cover('${o.operationId}') in a suite of contract('${api}'))`,
         );
-      const handler = handlers.find((h) => h.operationId === o.operationId);
+      const handler = handlers.find((h) => h.operationId === o.operationId && (h.api ?? api) === api);
       if (!handler)
-        problems.push(`${api}: ${o.operationId} has no simulator handler (no ${o.operationId} in a handlers table)`);
+        problems.push(
+          `${api}: ${o.operationId} has no simulator handler (no ${o.operationId} in the handlers of packages/simulator/src/apis/${api}/)`,
+        );
       entries.push({
         api,
         operationId: o.operationId,
@@ -230,8 +222,10 @@ export function operationIndex({ apis, source, clientFiles, testFiles, simulator
     }
   }
   for (const h of handlers) {
-    if (!entries.some((e) => e.operationId === h.operationId))
-      problems.push(`${h.file}:${h.line}: simulator handler ${h.operationId} names no operation of the bundles`);
+    if (!entries.some((e) => e.operationId === h.operationId && (h.api ?? e.api) === e.api))
+      problems.push(
+        `${h.file}:${h.line}: simulator handler ${h.operationId} names no operation of ${h.api ? `dist/${h.api}.json` : 'the bundles'}`,
+      );
   }
   return { entries, problems };
 }
@@ -272,7 +266,7 @@ export function toMarkdown(entries, explorerOrigin) {
         .join('<br>');
       const tests = e.contractTests.map((t) => link(t.title || t.file, t.file, t.line)).join('<br>');
       const simulator = e.simulator
-        ? link(`${e.simulator.file.split('/').pop()}:${e.simulator.line}`, e.simulator.file, e.simulator.line)
+        ? link(`${e.simulator.file.replace(/^packages\/simulator\/src\//, '')}:${e.simulator.line}`, e.simulator.file, e.simulator.line)
         : '';
       lines.push(
         `| \`${e.operationId}\` | \`${e.method} ${cell(e.path)}\`<br>${cell(e.summary)} | ${cell(e.tag)} | ${link(`${e.source.file}:${e.source.line}`, e.source.file, e.source.line)} | [open](${explorerOrigin}${e.explorer}) | ${client} | ${tests} | ${simulator} |`,

@@ -45,25 +45,23 @@ const suite = (cover) => ({
   ].join('\n'),
 });
 
-/** Today's shape (a factory per API returning its table) and sim-core's (an exported `handlers` table). */
+/** The adapters' tables (`export const handlers = { ... }`), split over two files here. */
 const simulator = (ids) => [
   {
-    file: 'packages/simulator/src/x.js',
+    file: 'packages/simulator/src/apis/x/index.js',
     text: [
-      'export function xHandlers({ store }) {',
-      '  const helper = () => ({ not_a_handler: 1 });',
-      '  return {',
-      `    ${ids
+      "import { helper } from './views.js';",
+      'const local = { not_a_handler: 1 };',
+      'export const handlers = {',
+      `  ${ids
         .slice(0, 2)
         .map((id) => `async ${id}(ctx) {},`)
-        .join('\n    ')}`,
-      '  };',
-      '}',
-      'export function xJobs() { return { create_thing: {} }; }',
+        .join('\n  ')}`,
+      '};',
     ].join('\n'),
   },
   {
-    file: 'packages/simulator/src/apis/x/index.js',
+    file: 'packages/simulator/src/shared.js',
     text: `export const handlers = {\n${ids
       .slice(2)
       .map((id) => `  ${id}: (ctx) => ctx,`)
@@ -87,12 +85,12 @@ describe('clientSurface', () => {
 });
 
 describe('simulatorHandlers', () => {
-  it('reads the members of handler tables: returned by a *Handlers function or exported as handlers', () => {
+  it('reads the members of each `handlers` table, with the API of its apis/<api>/ folder', () => {
     expect(simulatorHandlers(simulator(ALL))).toEqual([
-      { operationId: 'things_create', file: 'packages/simulator/src/x.js', line: 4 },
-      { operationId: 'things_list', file: 'packages/simulator/src/x.js', line: 5 },
-      { operationId: 'things_get', file: 'packages/simulator/src/apis/x/index.js', line: 2 },
-      { operationId: 'things_delete', file: 'packages/simulator/src/apis/x/index.js', line: 3 },
+      { api: 'x', operationId: 'things_create', file: 'packages/simulator/src/apis/x/index.js', line: 4 },
+      { api: 'x', operationId: 'things_list', file: 'packages/simulator/src/apis/x/index.js', line: 5 },
+      { api: undefined, operationId: 'things_get', file: 'packages/simulator/src/shared.js', line: 2 },
+      { api: undefined, operationId: 'things_delete', file: 'packages/simulator/src/shared.js', line: 3 },
     ]);
   });
 });
@@ -133,9 +131,9 @@ describe('operationIndex', () => {
       explorer: '?api=x#/Things%20(v3)/things_create',
       client: { factory: 'createXClient', call: ".POST('/things')" },
       clientMethods: [{ name: 'make', file: client.file, line: 7 }],
-      simulator: { file: 'packages/simulator/src/x.js', line: 4 },
+      simulator: { file: 'packages/simulator/src/apis/x/index.js', line: 4 },
     });
-    expect(byId.things_delete.simulator).toEqual({ file: 'packages/simulator/src/apis/x/index.js', line: 3 });
+    expect(byId.things_delete.simulator).toEqual({ file: 'packages/simulator/src/shared.js', line: 3 });
     expect(byId.things_list.clientMethods.map((m) => m.name)).toEqual(['paginate']);
     expect(byId.things_get.clientMethods.map((m) => m.name)).toEqual(['waitFor']);
     expect(byId.things_delete.clientMethods).toEqual([]); // named only outside a Workflows interface
@@ -165,8 +163,24 @@ describe('operationIndex', () => {
       simulatorFiles: simulator(['things_create', 'things_list', 'things_get', 'thing_delete']),
     });
     expect(problems).toEqual([
-      'x: things_delete has no simulator handler (no things_delete in a handlers table)',
-      'packages/simulator/src/apis/x/index.js:3: simulator handler thing_delete names no operation of the bundles',
+      'x: things_delete has no simulator handler (no things_delete in the handlers of packages/simulator/src/apis/x/)',
+      'packages/simulator/src/shared.js:3: simulator handler thing_delete names no operation of the bundles',
+    ]);
+  });
+
+  it("fails on a handler in another API's table", () => {
+    const { problems } = operationIndex({
+      apis: [{ name: 'x', doc }],
+      source,
+      clientFiles: [client],
+      testFiles: [suite(ALL)],
+      simulatorFiles: simulator(ALL).map((f) => ({ ...f, file: f.file.replace('/apis/x/', '/apis/y/') })),
+    });
+    expect(problems).toEqual([
+      'x: things_create has no simulator handler (no things_create in the handlers of packages/simulator/src/apis/x/)',
+      'x: things_list has no simulator handler (no things_list in the handlers of packages/simulator/src/apis/x/)',
+      'packages/simulator/src/apis/y/index.js:4: simulator handler things_create names no operation of dist/y.json',
+      'packages/simulator/src/apis/y/index.js:5: simulator handler things_list names no operation of dist/y.json',
     ]);
   });
 });
@@ -183,7 +197,7 @@ describe('toMarkdown', () => {
     const md = toMarkdown(entries, 'http://127.0.0.1:8080/');
     expect(md).toContain('## x (`/api/x/v3`)');
     expect(md).toContain(
-      "| `things_create` | `POST /things`<br>Create a thing | Things (v3) | [spec/x/paths//things.yaml:2](../spec/x/paths//things.yaml#L2) | [open](http://127.0.0.1:8080/?api=x#/Things%20(v3)/things_create) | [createXClient()](../packages/client/src/x.ts#L11)`.POST('/things')`<br>[make()](../packages/client/src/x.ts#L7) | [things_create: POST /things](../packages/contract-tests/test/x.contract.test.ts#L3) | [x.js:4](../packages/simulator/src/x.js#L4) |",
+      "| `things_create` | `POST /things`<br>Create a thing | Things (v3) | [spec/x/paths//things.yaml:2](../spec/x/paths//things.yaml#L2) | [open](http://127.0.0.1:8080/?api=x#/Things%20(v3)/things_create) | [createXClient()](../packages/client/src/x.ts#L11)`.POST('/things')`<br>[make()](../packages/client/src/x.ts#L7) | [things_create: POST /things](../packages/contract-tests/test/x.contract.test.ts#L3) | [apis/x/index.js:4](../packages/simulator/src/apis/x/index.js#L4) |",
     );
   });
 });
