@@ -3,6 +3,7 @@
 // option and the rule, then the command's usage, and exit code 2: never a stack trace, never a
 // silently replaced value.
 import { parseArgs } from 'node:util';
+import { apis } from '@svc/oas/apis';
 
 /** A bad command-line argument; `message` names the option and the rule. */
 export class UsageError extends Error {
@@ -109,4 +110,27 @@ export function knownNames(names, known, what) {
   const unknown = names.find((n) => !known.includes(n));
   if (unknown !== undefined) throw new UsageError(`"${unknown}" is not an ${what} (${known.join(', ')})`);
   return names;
+}
+
+/**
+ * The APIs a command that takes API names (`npm run bundle -- central`) works on: those named, or
+ * every API of redocly.yaml when none is. An unknown name is a usage error (exit 2).
+ * @param {string} command the name printed first (`bundle`)
+ * @param {string} usage   the usage line
+ * @param {string[]} [argv]
+ * @returns {import('@svc/oas/apis').ApiEntry[]} in redocly.yaml order
+ */
+export function selectedApis(command, usage, argv) {
+  const all = apis();
+  const names = commandLine(command, usage, { options: {}, allowPositionals: true }, argv).positionals;
+  try {
+    knownNames(
+      names,
+      all.map((a) => a.name),
+      'API of redocly.yaml',
+    );
+  } catch (e) {
+    usageExit(command, usage, e.message);
+  }
+  return all.filter((a) => !names.length || names.includes(a.name));
 }

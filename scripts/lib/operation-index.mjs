@@ -266,7 +266,11 @@ export function toMarkdown(entries, explorerOrigin) {
         .join('<br>');
       const tests = e.contractTests.map((t) => link(t.title || t.file, t.file, t.line)).join('<br>');
       const simulator = e.simulator
-        ? link(`${e.simulator.file.replace(/^packages\/simulator\/src\//, '')}:${e.simulator.line}`, e.simulator.file, e.simulator.line)
+        ? link(
+            `${e.simulator.file.replace(/^packages\/simulator\/src\//, '')}:${e.simulator.line}`,
+            e.simulator.file,
+            e.simulator.line,
+          )
         : '';
       lines.push(
         `| \`${e.operationId}\` | \`${e.method} ${cell(e.path)}\`<br>${cell(e.summary)} | ${cell(e.tag)} | ${link(`${e.source.file}:${e.source.line}`, e.source.file, e.source.line)} | [open](${explorerOrigin}${e.explorer}) | ${client} | ${tests} | ${simulator} |`,

@@ -3,7 +3,6 @@
 // that report where a value lives and must survive a broken document (the house Spectral rules).
 import traverse from 'json-schema-traverse';
 import { mediaKind } from './content.js';
-import { HTTP_METHODS } from './index.js';
 import { isObject, resolveRef } from './ref.js';
 
 // JSON Schema 2020-12 (OpenAPI 3.1) keywords that json-schema-traverse 1.0 does not know yet (its
@@ -125,129 +124,36 @@ export function walkSchema(schema, path, visit) {
   });
 }
 
-/**
- * @param {unknown} content
- * @param {Path} path
- * @returns {Schemas}
- */
-function* contentSchemas(content, path) {
-  if (!isObject(content)) return;
-  for (const [mediaType, media] of Object.entries(content)) {
-    if (isObject(media) && media.schema !== undefined) yield [media.schema, [...path, mediaType, 'schema']];
-  }
-}
+// Keys whose values are data or vendor extensions, never OpenAPI objects that hold schemas.
+const DATA = new Set(['example', 'examples', 'value', 'default', 'enum', 'const']);
 
 /**
- * Parameter and Header Objects: `schema` or `content`. Skips references.
- * @param {unknown} parameter
- * @param {Path} path
- * @returns {Schemas}
- */
-function* parameterSchemas(parameter, path) {
-  if (!isObject(parameter) || parameter.$ref !== undefined) return;
-  if (parameter.schema !== undefined) yield [parameter.schema, [...path, 'schema']];
-  yield* contentSchemas(parameter.content, [...path, 'content']);
-}
-
-/**
- * @param {unknown} headers
- * @param {Path} path
- * @returns {Schemas}
- */
-function* headersSchemas(headers, path) {
-  if (!isObject(headers)) return;
-  for (const [name, header] of Object.entries(headers)) yield* parameterSchemas(header, [...path, name]);
-}
-
-/**
- * @param {unknown} body
- * @param {Path} path
- * @returns {Schemas}
- */
-function* requestBodySchemas(body, path) {
-  if (!isObject(body) || body.$ref !== undefined) return;
-  yield* contentSchemas(body.content, [...path, 'content']);
-}
-
-/**
- * @param {unknown} response
- * @param {Path} path
- * @returns {Schemas}
- */
-function* responseSchemas(response, path) {
-  if (!isObject(response) || response.$ref !== undefined) return;
-  yield* contentSchemas(response.content, [...path, 'content']);
-  yield* headersSchemas(response.headers, [...path, 'headers']);
-}
-
-/**
- * @param {unknown} item
- * @param {Path} path
- * @returns {Schemas}
- */
-function* pathItemSchemas(item, path) {
-  if (!isObject(item) || item.$ref !== undefined) return;
-  if (Array.isArray(item.parameters)) {
-    for (const [i, parameter] of item.parameters.entries())
-      yield* parameterSchemas(parameter, [...path, 'parameters', i]);
-  }
-  for (const method of HTTP_METHODS) {
-    const operation = item[method];
-    if (!isObject(operation)) continue;
-    /** @type {Path} */
-    const at = [...path, method];
-    if (Array.isArray(operation.parameters)) {
-      for (const [i, parameter] of operation.parameters.entries()) {
-        yield* parameterSchemas(parameter, [...at, 'parameters', i]);
-      }
-    }
-    yield* requestBodySchemas(operation.requestBody, [...at, 'requestBody']);
-    if (isObject(operation.responses)) {
-      for (const [code, response] of Object.entries(operation.responses)) {
-        yield* responseSchemas(response, [...at, 'responses', code]);
-      }
-    }
-    if (isObject(operation.callbacks)) {
-      for (const [name, callback] of Object.entries(operation.callbacks)) {
-        if (!isObject(callback) || callback.$ref !== undefined) continue;
-        for (const [expression, cbItem] of Object.entries(callback)) {
-          yield* pathItemSchemas(cbItem, [...at, 'callbacks', name, expression]);
-        }
-      }
-    }
-  }
-}
-
-/**
- * @param {unknown} map
- * @returns {Generator<[string, any]>}
- */
-function* entries(map) {
-  if (isObject(map)) yield* Object.entries(map);
-}
-
-/**
- * Every place where a schema is written out (not referenced) in an OpenAPI
- * 3.x document: `components.*` and inline schemas under `paths` and
- * `webhooks`.
- *
+ * Every place where a schema is written out (not referenced) in an OpenAPI 3.x document:
+ * `components.schemas` and every `schema` of a parameter, header or media type, wherever it sits
+ * (components, paths, callbacks, webhooks).
  * @param {any} doc
  * @returns {Schemas} [schema, path] pairs
  */
 export function* schemaRoots(doc) {
   if (!isObject(doc)) return;
-  const components = isObject(doc.components) ? doc.components : {};
-  /** @type {Path} */
-  const c = ['components'];
-  for (const [name, schema] of entries(components.schemas)) yield [schema, [...c, 'schemas', name]];
-  for (const [name, p] of entries(components.parameters)) yield* parameterSchemas(p, [...c, 'parameters', name]);
-  yield* headersSchemas(components.headers, [...c, 'headers']);
-  for (const [name, b] of entries(components.requestBodies))
-    yield* requestBodySchemas(b, [...c, 'requestBodies', name]);
-  for (const [name, r] of entries(components.responses)) yield* responseSchemas(r, [...c, 'responses', name]);
-  for (const [name, item] of entries(components.pathItems)) yield* pathItemSchemas(item, [...c, 'pathItems', name]);
-  for (const [key, item] of entries(doc.paths)) yield* pathItemSchemas(item, ['paths', key]);
-  for (const [key, item] of entries(doc.webhooks)) yield* pathItemSchemas(item, ['webhooks', key]);
+  const schemas = isObject(doc.components) && isObject(doc.components.schemas) ? doc.components.schemas : {};
+  for (const [name, schema] of Object.entries(schemas)) yield [schema, ['components', 'schemas', name]];
+  yield* schemasUnder(doc, []);
+}
+
+/**
+ * @param {any} node an OpenAPI object or array
+ * @param {Path} path where it lives
+ * @returns {Schemas}
+ */
+function* schemasUnder(node, path) {
+  for (const [key, value] of Object.entries(node)) {
+    if (value === null || typeof value !== 'object' || DATA.has(key) || key.startsWith('x-')) continue;
+    /** @type {Path} */
+    const at = [...path, Array.isArray(node) ? Number(key) : key];
+    if (key === 'schema' && isObject(value)) yield [value, at];
+    else if (!(path.length === 1 && path[0] === 'components' && key === 'schemas')) yield* schemasUnder(value, at);
+  }
 }
 
 /**
