@@ -60,6 +60,7 @@ function fieldOf(error) {
 
 /** Validation errors -> one answer (the API's validation status) naming every field and its rule. */
 function validationError(status, errors) {
+  /** @type {Record<string, string>} */
   const details = {};
   for (const e of errors) {
     const field = fieldOf(e);
@@ -103,13 +104,34 @@ function deeperThan(value, limit) {
  */
 async function readJson(req) {
   if (Number(req.headers['content-length']) > JSON_BODY_LIMIT) throw tooLarge();
-  const chunks = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += chunk.length;
-    if (size > JSON_BODY_LIMIT) throw tooLarge();
-    chunks.push(chunk);
-  }
+  // listeners, not `for await`: leaving that loop early would destroy the request, and the socket with it
+  const chunks = await new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    const stop = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk) => {
+      size += chunk.length;
+      if (size <= JSON_BODY_LIMIT) return chunks.push(chunk);
+      stop();
+      req.pause();
+      reject(tooLarge());
+    };
+    const onEnd = () => {
+      stop();
+      resolve(chunks);
+    };
+    const onError = (error) => {
+      stop();
+      reject(error);
+    };
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onError);
+  });
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return undefined;
   let body;
@@ -319,7 +341,7 @@ export function createListener({ apis, domain, user, password, faults, secrets, 
       const sent = tamper ? tamper(api.name, operationId, answer.status, answer.body) : answer.body;
       sendJson(res, answer.status, sent, answer.headers);
     } catch (error) {
-      if (req.socket.destroyed || res.destroyed) return; // the client went away: nobody to answer
+      if (req.socket?.destroyed !== false || res.destroyed) return; // the client went away: nobody to answer
       let known = toHttpError(error, secrets);
       if (!(error instanceof HttpError) && known.status === 500)
         console.error(`simulator: ${operationId ?? 'request'}: ${known.message}`);

@@ -5,10 +5,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { isIP } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { root } from '@svc/oas/apis';
 import { adapters } from './apis/index.js';
-import { loadApis } from './bundles.js';
+import { loadApis, packed } from './bundles.js';
 import { createDomain } from './domain/index.js';
 import { createFaults } from './faults.js';
 import { createListener } from './http.js';
@@ -16,15 +16,18 @@ import { SAMPLE_PATH, sampleImage } from './samples.js';
 
 export { parseFaults } from './faults.js';
 
-/** The default data dir: `.simulator/` at the repository root (gitignored). */
-export const DEFAULT_DATA_DIR = join(root, '.simulator');
+/**
+ * The default data dir: `.simulator/` at the repository root (gitignored) in a checkout, `.simulator/`
+ * in the working directory when installed from npm.
+ */
+export const DEFAULT_DATA_DIR = packed ? resolve('.simulator') : join(root, '.simulator');
 
 /**
  * @typedef {object} SimulatorOptions
  * @property {string} [host]      address to listen on; default `127.0.0.1`
  * @property {number} [port]      TCP port; default 9440 (0: a free one)
  * @property {string} [dataDir]   where the state (`state.sqlite`), image bytes (`images/`) and the
- *   certificate (`tls/`) live; default `.simulator/` at the repository root
+ *   certificate (`tls/`) live; default `DEFAULT_DATA_DIR`
  * @property {string} [user]      basic-auth user; default `admin`
  * @property {string} password    basic-auth password (required)
  * @property {number} [taskSeconds] how long a task takes at least, in seconds; default 3 (0 for tests)
@@ -50,7 +53,14 @@ export const DEFAULT_DATA_DIR = join(root, '.simulator');
  */
 
 /**
- * Starts the simulator.
+ * Starts the simulator: listens on `host:port`, serves every API of the bundles (those the package
+ * carries, or the repository's `dist/` in a checkout) and keeps its state in `dataDir`.
+ * Resolves once it listens; `close()` stops it (tasks left running resume at the next start on
+ * the same `dataDir`). The README shows it in a vitest `globalSetup` and under `node --test`.
+ * @example
+ * const sim = await startSimulator({ port: 0, dataDir: mkdtempSync(join(tmpdir(), 'sim-')), password: 's3cret', taskSeconds: 0 });
+ * // sim.url: 'https://127.0.0.1:40123'; trust sim.ca (PEM); basic auth sim.user / 's3cret'
+ * await sim.close();
  * @param {SimulatorOptions} options
  * @returns {Promise<RunningSimulator>}
  * @throws {Error} naming the option when one is invalid, a bundle is missing, or the port is taken
@@ -167,6 +177,7 @@ async function certificate(dataDir, host) {
   if (existsSync(certFile) && existsSync(keyFile))
     return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
   mkdirSync(dir, { recursive: true });
+  /** @type {any[]} */
   const altNames = [
     { type: 2, value: 'localhost' },
     { type: 7, ip: '127.0.0.1' },
@@ -179,7 +190,7 @@ async function certificate(dataDir, host) {
   const pems = await generate([{ name: 'commonName', value: 'svc-simulator' }], {
     keyType: 'ec',
     algorithm: 'sha256',
-    days: 825,
+    notAfterDate: new Date(Date.now() + 825 * 24 * 3600 * 1000), // selfsigned 5 has no `days`
     extensions: [
       { name: 'basicConstraints', cA: false },
       { name: 'subjectAltName', altNames },

@@ -49,7 +49,7 @@ export const DONE = new Set(['SUCCEEDED', 'FAILED', 'ABORTED']);
  * @param {object} o
  * @param {import('./store.js').Store} o.store
  * @param {number} o.taskMs  how long a task takes at least, in ms (0: as fast as its job)
- * @param {import('./faults.js').Faults} o.faults
+ * @param {import('../faults.js').Faults} o.faults
  */
 export function createTasks({ store, taskMs, faults }) {
   /** @type {Record<string, Job>} operation -> job, filled by `define` */

@@ -128,7 +128,7 @@ export const handlers = {
     await ctx.domain.images.upload(uuidOf(ctx), ctx.req, {
       algorithm: type === 'SHA_1' ? 'sha1' : type === 'SHA_256' ? 'sha256' : undefined,
       expectedDigest: expected === undefined ? undefined : String(expected),
-      checksumType: type,
+      checksumType: type === undefined ? undefined : String(type),
     });
     return { status: 200 };
   },

@@ -68,6 +68,7 @@ export function imageV3(image, ctx) {
   if (image.sourceUri) resources.source_uri = image.sourceUri;
   if (image.version) resources.version = image.version;
   if (image.checksum) resources.checksum = image.checksum;
+  /** @type {Record<string, any>} */
   const statusResources = { ...resources };
   if (image.sizeBytes !== undefined && image.sizeBytes !== null) {
     statusResources.size_bytes = image.sizeBytes;

@@ -45,18 +45,52 @@ const listed = (ctx) => ctx.domain.images.list().filter((i) => i.state !== 'DELE
 const containerOf = (ctx, i) => ctx.domain.topology.container(i.containerUuid);
 const peCluster = (ctx) => ctx.domain.topology.containers()[0]?.clusterUuid;
 
-/** Creates the image (and its task) from a v0.8 or v2.0 create body. */
-function createImage(ctx, { name, annotation, imageType, url, containerUuid, containerName, field }) {
+/** The fields of a create body in v0.8 and v2.0: the image's, then its import spec's. */
+const CREATE_FIELDS = {
+  v0_8: {
+    spec: 'imageImportSpec',
+    imageType: 'imageType',
+    url: 'url',
+    containerUuid: 'containerUuid',
+    containerName: 'containerName',
+  },
+  v2_0: {
+    spec: 'image_import_spec',
+    imageType: 'image_type',
+    url: 'url',
+    containerUuid: 'storage_container_uuid',
+    containerName: 'storage_container_name',
+  },
+};
+
+/**
+ * Creates the image (and its task) from a v0.8 or v2.0 create body.
+ * @param {import('../../http.js').Context} ctx
+ * @param {typeof CREATE_FIELDS.v0_8} f  the body's field names
+ * @returns {any} the create task
+ * @throws {HttpError} 400 naming the import spec when its storage container does not exist
+ */
+function createImage(ctx, f) {
   const { topology } = ctx.domain;
+  const b = ctx.body;
+  const spec = b[f.spec] ?? {};
+  const containerUuid = spec[f.containerUuid];
+  const containerName = spec[f.containerName];
   let c;
   if (containerUuid) {
     c = topology.container(containerUuid.toLowerCase());
-    if (!c) throw new HttpError(400, 'INVALID_ARGUMENT', `${field}: no storage container has UUID ${containerUuid}`);
+    if (!c) throw new HttpError(400, 'INVALID_ARGUMENT', `${f.spec}: no storage container has UUID ${containerUuid}`);
   } else if (containerName) {
     c = topology.containers().find((x) => x.name === containerName);
-    if (!c) throw new HttpError(400, 'INVALID_ARGUMENT', `${field}: no storage container is named "${containerName}"`);
+    if (!c) throw new HttpError(400, 'INVALID_ARGUMENT', `${f.spec}: no storage container is named "${containerName}"`);
   }
-  return ctx.domain.images.create({ name, annotation, imageType, sourceUri: url, containerUuid: c?.uuid }).task;
+  return ctx.domain.images.create({
+    name: b.name,
+    annotation: b.annotation,
+    imageType: b[f.imageType],
+    sourceUri: spec[f.url],
+    containerUuid: c?.uuid,
+  }).task;
 }
 
 const deleteImage = (ctx) => ctx.domain.images.remove(getImage(ctx).uuid).task;
@@ -113,7 +147,12 @@ const longPoll = (ctx, uuids, seconds) => ctx.domain.tasks.waitAny(uuids, Math.m
  */
 export const handlers = {
   async images_list_v0_8(ctx) {
-    const keep = parseFilter(ctx.query.filterCriteria, 'filterCriteria', ['name', 'uuid', 'imageState', 'imageType']);
+    const keep = parseFilter(/** @type {string | undefined} */ (ctx.query.filterCriteria), 'filterCriteria', [
+      'name',
+      'uuid',
+      'imageState',
+      'imageType',
+    ]);
     const all = listed(ctx).map((i) => imageV0_8(i, containerOf(ctx, i)));
     const entities = all.filter(keep);
     return {
@@ -122,18 +161,7 @@ export const handlers = {
     };
   },
   async images_create_v0_8(ctx) {
-    const b = ctx.body;
-    const spec = b.imageImportSpec;
-    const task = createImage(ctx, {
-      name: b.name,
-      annotation: b.annotation,
-      imageType: b.imageType,
-      url: spec?.url,
-      containerUuid: spec?.containerUuid,
-      containerName: spec?.containerName,
-      field: 'imageImportSpec',
-    });
-    return { status: 200, body: { taskUuid: task.uuid } };
+    return { status: 200, body: { taskUuid: createImage(ctx, CREATE_FIELDS.v0_8).uuid } };
   },
   async images_get_v0_8(ctx) {
     const image = getImage(ctx);
@@ -207,24 +235,13 @@ export const handlers = {
     return { status: 200, body: { metadata, entities: slice } };
   },
   async images_create_v2_0(ctx) {
-    const b = ctx.body;
-    if (b.vm_disk_clone_spec)
+    if (ctx.body.vm_disk_clone_spec)
       throw new HttpError(
         400,
         'INVALID_ARGUMENT',
         'vm_disk_clone_spec: the simulator has no VM disks to clone; use image_import_spec',
       );
-    const spec = b.image_import_spec;
-    const task = createImage(ctx, {
-      name: b.name,
-      annotation: b.annotation,
-      imageType: b.image_type,
-      url: spec?.url,
-      containerUuid: spec?.storage_container_uuid,
-      containerName: spec?.storage_container_name,
-      field: 'image_import_spec',
-    });
-    return { status: 201, body: { task_uuid: task.uuid } };
+    return { status: 201, body: { task_uuid: createImage(ctx, CREATE_FIELDS.v2_0).uuid } };
   },
   async images_get_v2_0(ctx) {
     const image = getImage(ctx);

@@ -18,98 +18,118 @@ export const operationType = (t) => OPERATIONS[t.operation]?.element ?? t.operat
 const failed = (t) => t.status === 'FAILED' || t.status === 'ABORTED';
 const imageState = (i) => (hasData(i) ? 'ACTIVE' : 'INACTIVE');
 
-/** The v0.8 view of a task (TaskV0_8). */
-export function taskV0_8(t) {
+/** Which name of a pair each version uses. */
+const VERSION = { v0_8: 0, v2_0: 1 };
+
+/**
+ * The field names of tasks and images: [v0.8, v2.0] (TaskV0_8/TaskV2_0, the image schemas); a null
+ * name is a field that version does not have.
+ */
+const FIELDS = {
+  request: ['metaRequest', 'meta_request'],
+  method: ['methodName', 'method_name'],
+  created: ['createTime', 'create_time_usecs'],
+  updated: ['lastUpdatedTime', 'last_updated_time_usecs'],
+  list: ['entityList', 'entity_list'],
+  entityUuid: ['uuid', 'entity_id'],
+  entityType: ['entityType', 'entity_type'],
+  entityName: ['entityName', 'entity_name'],
+  operation: ['operationType', 'operation_type'],
+  percentage: ['percentageComplete', 'percentage_complete'],
+  progress: ['progressStatus', 'progress_status'],
+  started: ['startTime', 'start_time_usecs'],
+  completed: ['completeTime', 'complete_time_usecs'],
+  imageLogical: ['logicalTimestamp', 'logical_timestamp'],
+  imageState: ['imageState', 'image_state'],
+  imageCreated: ['createdTimeInUsecs', 'created_time_in_usecs'],
+  imageUpdated: ['updatedTimeInUsecs', 'updated_time_in_usecs'],
+  imageType: ['imageType', 'image_type'],
+  imageContainerUuid: ['containerUuid', 'storage_container_uuid'],
+  imageContainerId: ['containerId', 'storage_container_id'],
+  imageContainerName: [null, 'storage_container_name'],
+  imageDiskId: ['vmDiskId', 'vm_disk_id'],
+  imageDiskSize: [null, 'vm_disk_size'],
+};
+
+/** The names of `fields` in one version: `{ request: 'metaRequest', ... }`. */
+const namesIn = (fields, version) =>
+  Object.fromEntries(Object.entries(fields).map(([key, pair]) => [key, pair[VERSION[version]]]));
+const NAMES = { v0_8: namesIn(FIELDS, 'v0_8'), v2_0: namesIn(FIELDS, 'v2_0') };
+
+/** The element view of a task in one version, without its version's own fields. */
+function taskView(t, version) {
+  const f = NAMES[version];
+  const entity = { [f.entityUuid]: t.entity.uuid, [f.entityType]: ENTITY_TYPE[t.entity.kind] ?? t.entity.kind };
+  if (t.entity.name) entity[f.entityName] = t.entity.name;
   const out = {
     uuid: t.uuid,
-    metaRequest: { methodName: operationType(t) },
-    metaResponse: failed(t) ? { error: t.errorCode, errorDetail: t.errorDetail } : {},
-    createTime: t.createdUs,
-    lastUpdatedTime: t.updatedUs,
-    entityList: [
-      {
-        uuid: t.entity.uuid,
-        entityType: ENTITY_TYPE[t.entity.kind] ?? t.entity.kind,
-        ...(t.entity.name ? { entityName: t.entity.name } : {}),
-      },
-    ],
-    operationType: operationType(t),
+    [f.request]: { [f.method]: operationType(t) },
+    [f.created]: t.createdUs,
+    [f.updated]: t.updatedUs,
+    [f.list]: [entity],
+    [f.operation]: operationType(t),
     message: t.message ?? '',
-    percentageComplete: t.percentage,
-    progressStatus: PROGRESS[t.status],
+    [f.percentage]: t.percentage,
+    [f.progress]: PROGRESS[t.status],
   };
-  if (t.startedUs) out.startTime = t.startedUs;
-  if (t.completedUs) out.completeTime = t.completedUs;
+  if (t.startedUs) out[f.started] = t.startedUs;
+  if (t.completedUs) out[f.completed] = t.completedUs;
   return out;
 }
 
-/** The v2.0 view of a task (TaskV2_0). */
+/** The v0.8 view of a task (TaskV0_8). */
+export function taskV0_8(t) {
+  const out = taskView(t, 'v0_8');
+  out.metaResponse = failed(t) ? { error: t.errorCode, errorDetail: t.errorDetail } : {};
+  return out;
+}
+
+/** The v2.0 view of a task (TaskV2_0); `clusterUuid` is the cluster that ran it. */
 export function taskV2_0(t, clusterUuid) {
-  const out = {
-    uuid: t.uuid,
-    meta_request: { method_name: operationType(t) },
-    meta_response: failed(t) ? { error_code: 1, error: t.errorCode, error_detail: t.errorDetail } : { error_code: 0 },
-    create_time_usecs: t.createdUs,
-    last_updated_time_usecs: t.updatedUs,
-    entity_list: [
-      {
-        entity_id: t.entity.uuid,
-        entity_type: ENTITY_TYPE[t.entity.kind] ?? t.entity.kind,
-        ...(t.entity.name ? { entity_name: t.entity.name } : {}),
-      },
-    ],
-    operation_type: operationType(t),
-    message: t.message ?? '',
-    percentage_complete: t.percentage,
-    progress_status: PROGRESS[t.status],
-    subtask_uuid_list: [],
-  };
+  const out = taskView(t, 'v2_0');
+  out.meta_response = failed(t)
+    ? { error_code: 1, error: t.errorCode, error_detail: t.errorDetail }
+    : { error_code: 0 };
+  out.subtask_uuid_list = [];
   if (clusterUuid) out.cluster_uuid = clusterUuid;
-  if (t.startedUs) out.start_time_usecs = t.startedUs;
-  if (t.completedUs) out.complete_time_usecs = t.completedUs;
+  return out;
+}
+
+/**
+ * The element view of an image in one version.
+ * @param {import('../../domain/images.js').Image} i
+ * @param {any} c  its storage container, if any
+ * @param {'v0_8' | 'v2_0'} version
+ */
+function imageView(i, c, version) {
+  const f = NAMES[version];
+  const out = {
+    uuid: i.uuid,
+    name: i.name,
+    deleted: false,
+    [f.imageLogical]: i.specVersion,
+    [f.imageState]: imageState(i),
+    [f.imageCreated]: i.createdUs,
+    [f.imageUpdated]: i.updatedUs,
+  };
+  if (i.annotation ?? i.description) out.annotation = i.annotation ?? i.description;
+  if (i.imageType) out[f.imageType] = i.imageType;
+  if (c) {
+    out[f.imageContainerUuid] = c.uuid;
+    out[f.imageContainerId] = c.numericId;
+    if (f.imageContainerName) out[f.imageContainerName] = c.name;
+  }
+  if (hasData(i)) {
+    out[f.imageDiskId] = i.uuid;
+    if (f.imageDiskSize) out[f.imageDiskSize] = i.sizeBytes;
+  }
   return out;
 }
 
 /** The v0.8 view of an image. */
-export function imageV0_8(i, c) {
-  const out = {
-    uuid: i.uuid,
-    name: i.name,
-    deleted: false,
-    logicalTimestamp: i.specVersion,
-    imageState: imageState(i),
-    createdTimeInUsecs: i.createdUs,
-    updatedTimeInUsecs: i.updatedUs,
-  };
-  if (i.annotation ?? i.description) out.annotation = i.annotation ?? i.description;
-  if (i.imageType) out.imageType = i.imageType;
-  if (c) Object.assign(out, { containerUuid: c.uuid, containerId: c.numericId });
-  if (hasData(i)) out.vmDiskId = i.uuid;
-  return out;
-}
-
+export const imageV0_8 = (i, c) => imageView(i, c, 'v0_8');
 /** The v2.0 view of an image. */
-export function imageV2_0(i, c) {
-  const out = {
-    uuid: i.uuid,
-    name: i.name,
-    deleted: false,
-    logical_timestamp: i.specVersion,
-    image_state: imageState(i),
-    created_time_in_usecs: i.createdUs,
-    updated_time_in_usecs: i.updatedUs,
-  };
-  if (i.annotation ?? i.description) out.annotation = i.annotation ?? i.description;
-  if (i.imageType) out.image_type = i.imageType;
-  if (c)
-    Object.assign(out, {
-      storage_container_uuid: c.uuid,
-      storage_container_id: c.numericId,
-      storage_container_name: c.name,
-    });
-  if (hasData(i)) Object.assign(out, { vm_disk_id: i.uuid, vm_disk_size: i.sizeBytes });
-  return out;
-}
+export const imageV2_0 = (i, c) => imageView(i, c, 'v2_0');
 
 /**
  * The v2.0 view of a storage container, its usage grown by the images it holds.

@@ -84,8 +84,10 @@ function attributes(ctx, os) {
 function groups(body, entityType, entities) {
   const known = Object.keys(entities[0]?.values ?? { name: 1 });
   const asked = (body.group_member_attributes ?? [{ attribute: 'name' }]).map((a) => a.attribute);
-  const unknown = asked.find((a) => entities.length && !known.includes(a));
-  if (unknown)
+  // findIndex: an unknown attribute may be "" (falsy)
+  const at = entities.length ? asked.findIndex((a) => !known.includes(a)) : -1;
+  const unknown = asked[at];
+  if (at >= 0)
     throw new HttpError(
       400,
       'INVALID_ARGUMENT',
