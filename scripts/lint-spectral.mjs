@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { relative } from 'node:path';
-import { root } from '@svc/oas/apis';
+import { apis, root } from '@svc/oas/apis';
 import { selectedApis } from './lib/args.mjs';
 import { sourceLocation } from './lib/source-map.mjs';
 
@@ -13,7 +13,7 @@ const spectral = require.resolve('@stoplight/spectral-cli/dist/index.js');
 const SEVERITY = ['error', 'warning', 'info', 'hint'];
 // npm run lint:spectral -- [<api>...]   (default: every API)
 const USAGE = 'Usage: npm run lint:spectral -- [<api>...]';
-const selected = selectedApis('lint:spectral', USAGE);
+const selected = selectedApis('lint:spectral', USAGE, apis());
 let findings = 0;
 
 for (const api of selected) {

@@ -3,7 +3,6 @@
 // option and the rule, then the command's usage, and exit code 2: never a stack trace, never a
 // silently replaced value.
 import { parseArgs } from 'node:util';
-import { apis } from '@svc/oas/apis';
 
 /** A bad command-line argument; `message` names the option and the rule. */
 export class UsageError extends Error {
@@ -117,11 +116,11 @@ export function knownNames(names, known, what) {
  * every API of redocly.yaml when none is. An unknown name is a usage error (exit 2).
  * @param {string} command the name printed first (`bundle`)
  * @param {string} usage   the usage line
+ * @param {import('@svc/oas/apis').ApiEntry[]} all `apis()` (a parameter: this module imports node: modules only)
  * @param {string[]} [argv]
  * @returns {import('@svc/oas/apis').ApiEntry[]} in redocly.yaml order
  */
-export function selectedApis(command, usage, argv) {
-  const all = apis();
+export function selectedApis(command, usage, all, argv) {
   const names = commandLine(command, usage, { options: {}, allowPositionals: true }, argv).positionals;
   try {
     knownNames(

@@ -4,7 +4,7 @@
 // one error mapper. It never asks which API it serves: each adapter brings its error body and
 // validation status.
 import { timingSafeEqual } from 'node:crypto';
-import { isReadOnly, mediaKind } from '@svc/oas';
+import { HTTP_METHODS, isReadOnly, mediaKind } from '@svc/oas';
 import { percentDecode } from './decode.js';
 import { HttpError, toHttpError } from './errors.js';
 
@@ -177,7 +177,6 @@ function drain(req) {
 }
 
 const mediaType = (header) => (header ?? '').split(';')[0].trim().toLowerCase();
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 /**
  * Makes the request listener.
@@ -246,7 +245,7 @@ export function createListener({ apis, domain, user, password, faults, secrets, 
       const request = { method, path, headers: req.headers, query };
       const operation = api.backend.router.matchOperation(request);
       if (!operation) {
-        const allowed = METHODS.filter((m) => api.backend.router.matchOperation({ ...request, method: m }));
+        const allowed = HTTP_METHODS.filter((m) => api.backend.router.matchOperation({ ...request, method: m }));
         throw allowed.length
           ? new HttpError(405, 'INVALID_REQUEST', `${method.toUpperCase()} is not an operation of ${path}`, undefined, {
               allow: allowed.map((m) => m.toUpperCase()).join(', '),
