@@ -77,6 +77,10 @@ describe('generate --check', { timeout: 120_000 }, () => {
       const { code, stderr } = await generate('--check', ...options);
       expect(code).toBe(1);
       expect(stderr).toMatch(/t\.d\.ts was built from another dist\/t\.json \(sha256 0{64}\); run `npm run build`/);
+      // prepack's fast form: the same verdict without generating
+      const shipped = await generate('--shipped', ...options);
+      expect(shipped.code).toBe(1);
+      expect(shipped.stderr).toMatch(/t\.d\.ts was built from another dist\/t\.json/);
       writeFileSync(join(dir, 'types', 't.d.ts'), generated.replace(/'/g, '"'));
       expect((await generate('--check', ...options)).code).toBe(0);
     } finally {
