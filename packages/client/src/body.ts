@@ -2,6 +2,7 @@
 // off, stalls, is empty or is not JSON. The transport guards `response.text()`; the clients ask
 // openapi-fetch for text and parse it here, where the operation and the status are known.
 import { InvalidResponseError, type OperationRef, RequestTimeoutError } from './errors.js';
+import { AttemptTimeout } from './transport.js';
 
 /** Bytes of an error body kept in `ApiError.body` (or `maxResponseBytes` when smaller); the rest is dropped unread and its length noted. */
 export const ERROR_BODY_KEEP_BYTES = 64 * 1024;
@@ -101,6 +102,8 @@ async function readCapped(
 /** Maps a failed body read to the client's errors; other errors (an abort's reason) pass through. */
 function bodyError(error: unknown, op: OperationRef, status: number, limits: BodyLimits): unknown {
   if (error instanceof InvalidResponseError || error instanceof RequestTimeoutError) return error;
+  if (error instanceof AttemptTimeout)
+    return new RequestTimeoutError(op, error.timeoutMs, 'the body did not arrive within');
   const code = (error as { cause?: { code?: string } })?.cause?.code;
   if (code === 'UND_ERR_BODY_TIMEOUT')
     return new RequestTimeoutError(op, limits.timeoutMs, 'the body stalled for more than');
@@ -154,42 +157,50 @@ export function guardBody(
   };
 }
 
-/** An openapi-fetch result read with `parseAs: 'text'`. */
-type TextResult = { data?: unknown; error?: unknown; response: Response };
-
-/**
- * Parses the text of a success answer as JSON; error answers pass through (openapi-fetch parsed them).
- * @param declaresJson whether the spec declares a JSON body for the operation's success answer
- * @throws {InvalidResponseError} `malformed` for a body that is not JSON (an HTML page), `empty` for
- *   no body where the spec declares one (204 and HEAD excepted)
- */
-export function parseJsonAnswer<R extends TextResult>(result: R, op: OperationRef, declaresJson: boolean): R {
-  const { response } = result;
-  if (!response.ok) return result;
-  const text = result.data;
-  if (text === undefined || text === '') {
-    if (declaresJson && response.status !== 204 && op.method !== 'HEAD') {
-      throw new InvalidResponseError(
-        op,
-        response.status,
-        'empty',
-        'the body is empty; the spec declares a JSON document',
-      );
-    }
-    return { data: undefined, response } as R;
-  }
+function parse(text: string, response: Response, op: OperationRef): unknown {
   try {
-    // The result is openapi-fetch's fresh object: filled in place rather than copied.
-    result.data = JSON.parse(text as string);
-    return result;
+    return JSON.parse(text);
   } catch (error) {
     const type = response.headers.get('content-type') ?? 'no Content-Type';
     throw new InvalidResponseError(
       op,
       response.status,
       'malformed',
-      `the body is not JSON (${type}): ${excerpt(text as string)}`,
+      `the body is not JSON (${type}): ${excerpt(text)}`,
       error,
     );
   }
+}
+
+/**
+ * Makes a success answer that openapi-fetch reads as JSON fail with the client's errors rather
+ * than a bare SyntaxError or `data: undefined`: `json()` (a declared length) and `text()` (none)
+ * check the body. Call after {@link guardBody}.
+ * @param declaresJson whether the spec declares a JSON body for the operation's success answer
+ * @throws {InvalidResponseError} `empty` at once for a body declared empty (`Content-Length: 0`)
+ *   where the spec declares a document (204 and HEAD excepted); on reading, `malformed` for a body
+ *   that is not JSON (an HTML page), `empty` for an empty one where the spec declares a document
+ */
+export function jsonGuard(response: Response, op: OperationRef, declaresJson: boolean, method: string): void {
+  const needed = declaresJson && response.status !== 204 && method !== 'HEAD';
+  const empty = () =>
+    new InvalidResponseError(op, response.status, 'empty', 'the body is empty; the spec declares a JSON document');
+  if (needed && response.headers.get('content-length') === '0') throw empty();
+  const text = response.text;
+  response.json = async function checkedJson(this: Response) {
+    const body = await text.call(response);
+    if (body === '') {
+      if (needed) throw empty();
+      return undefined;
+    }
+    return parse(body, response, op);
+  };
+  // openapi-fetch reads a body without a declared length as text and parses it itself.
+  response.text = async function checkedText(this: Response) {
+    const body = await text.call(response);
+    if (body === '') {
+      if (needed) throw empty();
+    } else parse(body, response, op);
+    return body;
+  };
 }

@@ -4,8 +4,9 @@ import { createCore, type UploadOptions } from './create.js';
 import { describeOperation, InvalidArgumentError, WorkflowError } from './errors.js';
 import type { components, operations, paths } from './generated/central.js';
 import type { ClientOptions } from './options.js';
-import { type PageOptions, pageSizeOf, paginate } from './paging.js';
+import { type PageOptions, pageLimitsOf, paginate } from './paging.js';
 import { lookup } from './transport.js';
+import type { CompleteImage, EnabledServiceStatus, ImageSpec, SucceededTask, Task } from './types.js';
 import {
   checkUuid,
   pollTask,
@@ -45,7 +46,7 @@ export type CentralListEntity<P extends CentralListPath> = NonNullable<
 export type CentralListRequest<P extends CentralListPath> = PostBody<paths, P>;
 
 /** Options of calls that wait for a task: the wait options plus `onProgress` with the v3 task. */
-export type CentralWaitOptions = WaitOptions<CentralSchemas['Task']>;
+export type CentralWaitOptions = WaitOptions<Task>;
 
 /** Workflow methods of the central v3 client. */
 export interface CentralWorkflows {
@@ -57,7 +58,7 @@ export interface CentralWorkflows {
    * @throws {ApiError} when a poll answers with an error (e.g. 404 for an unknown task)
    * @throws the signal's reason when `signal` fires
    */
-  waitForTask(uuid: string, options?: CentralWaitOptions): Promise<CentralSchemas['Task']>;
+  waitForTask(uuid: string, options?: CentralWaitOptions): Promise<SucceededTask>;
   /**
    * Asks the service to abort a task (`POST /tasks/{uuid}/abort`, tasks_abort). The abort is
    * asynchronous: the task first reads `requested_status` ABORTED, then `status` ABORTED, so a
@@ -76,7 +77,7 @@ export interface CentralWorkflows {
    * @throws {TaskFailedError} | {TaskTimeoutError} | {ApiError}; {@link WorkflowError} when the
    *   service is still not ENABLED after its task succeeded
    */
-  enableObjectsService(options?: CentralWaitOptions): Promise<CentralSchemas['ServiceEnablementStatus']>;
+  enableObjectsService(options?: CentralWaitOptions): Promise<EnabledServiceStatus>;
   /**
    * Iterates every entity of a v3 list call (`POST /images/list`, `/clusters/list`,
    * `/subnets/list`, `/tasks/list`), asking `length` = `pageSize` entities per call from
@@ -95,16 +96,13 @@ export interface CentralWorkflows {
    * @param spec the image `spec`: `name`, `resources.image_type`, `resources.source_uri`, ...
    * @throws {TaskFailedError} | {TaskTimeoutError} | {ApiError}; {@link WorkflowError} when the image is not COMPLETE after its task
    */
-  createImageFromUrl(
-    spec: CentralSchemas['Image'],
-    options?: CentralWaitOptions,
-  ): Promise<CentralSchemas['ImageIntentResponse']>;
+  createImageFromUrl(spec: ImageSpec, options?: CentralWaitOptions): Promise<CompleteImage>;
   /**
    * Deletes an image (`DELETE /images/{uuid}`, images_delete; the image goes DELETE_PENDING) and
    * waits for the delete task; returns the finished task.
    * @throws {InvalidArgumentError} when `uuid` is not a UUID; {TaskFailedError} | {TaskTimeoutError} | {ApiError}
    */
-  deleteImage(uuid: string, options?: CentralWaitOptions): Promise<CentralSchemas['Task']>;
+  deleteImage(uuid: string, options?: CentralWaitOptions): Promise<SucceededTask>;
   /**
    * Uploads an image's bytes (`PUT /images/{uuid}/file`, images_upload_file) as a stream: memory
    * stays flat whatever the size. Not retried.
@@ -125,7 +123,7 @@ function taskOf(status: { execution_context?: { task_uuid?: string | string[] } 
   return uuid;
 }
 
-const v3Verdict = (task: CentralSchemas['Task']): TaskVerdict =>
+const v3Verdict = (task: Task): TaskVerdict =>
   required(task?.status, 'tasks_get', 'status') === 'SUCCEEDED'
     ? { state: 'succeeded' }
     : task.status === 'FAILED' || task.status === 'ABORTED'
@@ -153,12 +151,12 @@ export function createCentralClient(options: ClientOptions): CentralClient {
   const workflows: CentralWorkflows = {
     waitForTask(uuid, waitOptions) {
       checkUuid('uuid', uuid);
-      return pollTask(
+      return pollTask<Task>(
         uuid,
         (signal) => unwrap(client.GET('/tasks/{uuid}', { params: { path: { uuid } }, signal })),
         v3Verdict,
         waitOptions,
-      );
+      ) as Promise<SucceededTask>;
     },
     async abortTask(uuid, abortOptions) {
       checkUuid('uuid', uuid);
@@ -173,7 +171,7 @@ export function createCentralClient(options: ClientOptions): CentralClient {
           }),
         );
       const before = await status();
-      if (before.service_enablement_status === 'ENABLED') return before;
+      if (before.service_enablement_status === 'ENABLED') return before as EnabledServiceStatus;
       const started = await unwrap(
         client.POST('/services/oss', { body: { state: 'ENABLE' }, signal: waitOptions?.signal }),
       );
@@ -184,14 +182,14 @@ export function createCentralClient(options: ClientOptions): CentralClient {
           `the object store service is ${after.service_enablement_status} after its enable task ${started.task_uuid} succeeded; expected ENABLED`,
         );
       }
-      return after;
+      return after as EnabledServiceStatus;
     },
     paginate<P extends CentralListPath>(
       path: P,
       body?: Omit<CentralListRequest<P>, 'length'>,
       pageOptions?: PageOptions,
     ) {
-      const length = pageSizeOf(pageOptions);
+      const { pageSize: length, maxItems } = pageLimitsOf(pageOptions);
       const request = { ...(body ?? {}) } as { offset?: number };
       const post = client.POST as (
         p: string,
@@ -203,6 +201,7 @@ export function createCentralClient(options: ClientOptions): CentralClient {
         ),
         offsetField: 'offset',
         start: request.offset,
+        maxItems,
         keyOf: (entity) => (entity as { metadata?: { uuid?: string } }).metadata?.uuid,
         async fetchPage(offset) {
           const page = (await unwrap(
@@ -234,9 +233,10 @@ export function createCentralClient(options: ClientOptions): CentralClient {
         client.GET('/images/{uuid}', { params: { path: { uuid: imageUuid } }, signal: waitOptions?.signal }),
       );
       const state = required(image.status?.state, 'images_get', 'status.state');
+      required(image.metadata?.uuid, 'images_get', 'metadata.uuid');
       if (state !== 'COMPLETE')
         throw new WorkflowError(`image ${imageUuid} is ${state} after its create task succeeded; expected COMPLETE`);
-      return image;
+      return image as CompleteImage;
     },
     async deleteImage(uuid, waitOptions) {
       checkUuid('uuid', uuid);

@@ -1,12 +1,15 @@
-// The part every API client shares: options checked, the transport, basic auth, the printable label.
+// The part every API client shares, built on openapi-fetch's own seams: the options resolved once,
+// basic auth as a default header, the undici dispatcher as `requestInitExt`, the transport as
+// `fetch`, the clients' `Request` class, and the middleware that names operations, retries and
+// types errors. openapi-fetch's client is returned as it is, with a printable label.
 import createClient, { type Client, createQuerySerializer } from 'openapi-fetch';
 import { isBinaryBody } from './binary.js';
-import { parseJsonAnswer } from './body.js';
 import { InvalidArgumentError } from './errors.js';
 import { type ApiName, serverBasePaths } from './generated/operations.js';
-import { basicAuthHeader, type ClientOptions, checkOptions } from './options.js';
-import { ClientRequest, OPERATION } from './request.js';
-import { createDispatcher, createTransport, lookup, operationTagger } from './transport.js';
+import { coreMiddleware } from './middleware.js';
+import { type ClientOptions, resolveOptions } from './options.js';
+import { SvcRequest } from './request.js';
+import { createDispatcher, createTransport, type FetchFn } from './transport.js';
 
 /** Serializes JSON bodies; binary bodies (uploads) pass through untouched. */
 export function bodySerializer(body: unknown): BodyInit {
@@ -15,48 +18,12 @@ export function bodySerializer(body: unknown): BodyInit {
 
 const NAMES: Record<ApiName, string> = { central: 'CentralClient', element: 'ElementClient', objects: 'ObjectsClient' };
 
-type FetchFn = (input: Request) => Promise<Response>;
-
 /** Options of uploads. The client's `timeoutMs` bounds only the wait for the answer after the last byte. */
 export interface UploadOptions {
   /** Total time limit for sending the bytes and getting the answer, in milliseconds; default none. */
   timeoutMs?: number;
   /** Aborts the upload. */
   signal?: AbortSignal;
-}
-
-const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'] as const;
-type Init = { parseAs?: string; [OPERATION]?: unknown };
-type Call = (path: string, init?: Init) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-
-/**
- * Wraps the client's methods: each call carries its spec operation (from the method and the path
- * template it names) to the transport in its init, and success bodies are parsed here rather than
- * in openapi-fetch, so that a body that is not JSON, or empty where the spec declares one, fails
- * with InvalidResponseError naming the operation and the status (openapi-fetch would throw a bare
- * SyntaxError, or resolve to undefined). A call that sets `parseAs` itself reads the body its way.
- */
-function wrapMethods(api: ApiName, client: Client<{}>): void {
-  const methods = client as unknown as Record<(typeof METHODS)[number], Call> & {
-    request: (method: string, path: string, init?: Init) => ReturnType<Call>;
-  };
-  const send = (call: Call, method: string, path: string, init: Init | undefined) => {
-    const found = lookup(api, method, path);
-    if (init?.parseAs !== undefined) return call(path, { ...init, [OPERATION]: found });
-    const op = found?.op ?? { api, method, path, operationId: undefined };
-    return call(path, { ...init, parseAs: 'text', [OPERATION]: found }).then((result) =>
-      parseJsonAnswer(result, op, found?.json ?? false),
-    );
-  };
-  for (const method of METHODS) {
-    const call = methods[method];
-    methods[method] = (path, init) => send(call, method, path, init);
-  }
-  const request = methods.request;
-  methods.request = (method, path, init) => {
-    const m = method.toUpperCase();
-    return send((p, i) => request(m, p, i), m, path, init);
-  };
 }
 
 /** What an API client module builds its workflows on (internal). */
@@ -71,48 +38,31 @@ export interface Core<Paths extends {}> {
  * @throws {ClientOptionsError} when an option is missing or malformed
  */
 export function createCore<Paths extends {}>(api: ApiName, options: ClientOptions): Core<Paths> {
-  const resolved = checkOptions(options, serverBasePaths[api]);
+  const resolved = resolveOptions(options, serverBasePaths[api]);
   // Without TLS options or a time limit, Node's own dispatcher does: an npm undici Agent under
   // Node 20's fetch costs ~10% of a loopback call (see the benchmark).
   const dispatcher =
     resolved.tls.insecure || resolved.tls.ca || resolved.ownTimeout
       ? createDispatcher(resolved.tls, resolved.timeoutMs)
       : undefined;
-  const basePath = new URL(resolved.baseUrl).pathname.replace(/\/+$/, '');
+  const requestInitExt: Record<string, unknown> | undefined = dispatcher ? { dispatcher } : undefined;
   // signalTimeoutMs: an injected fetch may ignore the dispatcher, so it gets a timer; uploads get one only when asked.
   const transport = (signalTimeoutMs: number) =>
-    createTransport({
-      api,
-      basePath,
-      dispatcher,
-      injected: options.fetch,
-      timeoutMs: resolved.timeoutMs,
-      signalTimeoutMs,
-      retry: resolved.retry,
-      signal: options.signal,
-      maxResponseBytes: resolved.maxResponseBytes,
-    }) as FetchFn;
+    createTransport({ injected: resolved.fetch, signalTimeoutMs, signal: resolved.signal });
+  const fetch = transport(resolved.fetch && resolved.ownTimeout ? resolved.timeoutMs : 0);
   const client = createClient<Paths>({
     baseUrl: resolved.baseUrl,
     bodySerializer,
     // Built once: given options, openapi-fetch would build a serializer on every call.
     querySerializer: createQuerySerializer(),
     // Kept in openapi-fetch's closure: never on an enumerable property of the client.
-    headers: { Accept: 'application/json', Authorization: basicAuthHeader(options.username, options.password) },
-    fetch: transport(options.fetch && resolved.ownTimeout ? resolved.timeoutMs : 0),
-    Request: ClientRequest as unknown as typeof Request,
+    headers: { Accept: 'application/json', Authorization: resolved.authorization },
+    fetch,
+    Request: SvcRequest,
+    requestInitExt,
   });
-  // Each call names its operation itself (wrapMethods); middleware may replace the request, so
-  // when there is any, a tagger kept last names it again from openapi-fetch's schemaPath. Without
-  // middleware openapi-fetch skips its middleware pass: basic auth is a default header.
-  const tag = operationTagger(api);
-  const use = client.use.bind(client);
-  client.use = (...middleware) => {
-    client.eject(tag);
-    use(...middleware, tag);
-  };
-  if (options.middleware?.length) client.use(...options.middleware);
-  wrapMethods(api, client);
+  // First, so that its onResponse and onError run last, on what the user's middleware made of the answer.
+  client.use(coreMiddleware({ api, options: resolved, fetch, ext: requestInitExt }), ...resolved.middleware);
   // Printing a client shows where it points, never its credentials.
   const label = `${NAMES[api]} <${resolved.baseUrl}>`;
   Object.defineProperties(client, {

@@ -4,6 +4,7 @@ import { createCore } from './create.js';
 import { InvalidArgumentError, TaskFailedError, TaskTimeoutError, WorkflowError } from './errors.js';
 import type { components, operations, paths } from './generated/element.js';
 import type { ClientOptions } from './options.js';
+import type { ImageV0_8, SucceededTaskV0_8, SucceededTaskV2_0, TaskV0_8, TaskV2_0 } from './types.js';
 import {
   checkUuid,
   isUuid,
@@ -21,9 +22,6 @@ export type ElementPaths = paths;
 export type ElementOperations = operations;
 /** Schemas of the element-level API. */
 export type ElementSchemas = components['schemas'];
-
-type TaskV0_8 = ElementSchemas['TaskV0_8'];
-type TaskV2_0 = ElementSchemas['TaskV2_0'];
 
 /** What {@link ElementWorkflows.uploadImage} needs. Give exactly one of `file` and `stream`. */
 export type UploadImageInput = {
@@ -60,8 +58,8 @@ export interface ElementWorkflows {
   waitForTask(
     uuid: string,
     options?: WaitOptions<TaskV0_8> & { version?: 'v0.8'; longPollSeconds?: number },
-  ): Promise<TaskV0_8>;
-  waitForTask(uuid: string, options: WaitOptions<TaskV2_0> & { version: 'v2.0' }): Promise<TaskV2_0>;
+  ): Promise<SucceededTaskV0_8>;
+  waitForTask(uuid: string, options: WaitOptions<TaskV2_0> & { version: 'v2.0' }): Promise<SucceededTaskV2_0>;
   /**
    * The two-phase upload: creates the image record (`POST /v0.8/images`), waits for its task,
    * checks the image is INACTIVE (`GET /v0.8/images/{uuid}`), resolves the container UUID from a
@@ -75,7 +73,7 @@ export interface ElementWorkflows {
   uploadImage(
     input: UploadImageInput,
     options?: WaitOptions<TaskV0_8> & { uploadTimeoutMs?: number },
-  ): Promise<ElementSchemas['ImageV0_8']>;
+  ): Promise<ImageV0_8>;
   /**
    * The UUID of the storage container called `name` (`GET /v2.0/storage_containers`).
    * @throws {InvalidArgumentError} when no container has that name (the message lists the names found)
@@ -148,15 +146,18 @@ export function createElementClient(options: ClientOptions): ElementClient {
   function waitForTask(
     uuid: string,
     waitOptions?: WaitOptions<TaskV0_8> & { version?: 'v0.8'; longPollSeconds?: number },
-  ): Promise<TaskV0_8>;
-  function waitForTask(uuid: string, waitOptions: WaitOptions<TaskV2_0> & { version: 'v2.0' }): Promise<TaskV2_0>;
+  ): Promise<SucceededTaskV0_8>;
+  function waitForTask(
+    uuid: string,
+    waitOptions: WaitOptions<TaskV2_0> & { version: 'v2.0' },
+  ): Promise<SucceededTaskV2_0>;
   function waitForTask(
     uuid: string,
     waitOptions?: (WaitOptions<TaskV0_8> | WaitOptions<TaskV2_0>) & {
       version?: 'v0.8' | 'v2.0';
       longPollSeconds?: number;
     },
-  ): Promise<TaskV0_8 | TaskV2_0> {
+  ): Promise<SucceededTaskV0_8 | SucceededTaskV2_0> {
     checkUuid('uuid', uuid);
     const version = waitOptions?.version ?? 'v0.8';
     const longPoll = waitOptions?.longPollSeconds;
@@ -176,7 +177,7 @@ export function createElementClient(options: ClientOptions): ElementClient {
         longPollSeconds: _seconds,
         ...wait
       } = waitOptions as WaitOptions<TaskV0_8> & { version?: string; longPollSeconds?: number };
-      return waitByLongPoll(uuid, longPoll, wait);
+      return waitByLongPoll(uuid, longPoll, wait) as Promise<SucceededTaskV0_8>;
     }
     if (version === 'v2.0') {
       return pollTask(
@@ -189,7 +190,7 @@ export function createElementClient(options: ClientOptions): ElementClient {
             t.meta_response?.error_detail ?? t.meta_response?.error,
           ),
         waitOptions as WaitOptions<TaskV2_0>,
-      );
+      ) as Promise<SucceededTaskV2_0>;
     }
     if (version !== 'v0.8')
       throw new InvalidArgumentError('version', `must be "v0.8" or "v2.0"; got ${JSON.stringify(version)}`);
@@ -203,7 +204,7 @@ export function createElementClient(options: ClientOptions): ElementClient {
           t.metaResponse?.errorDetail,
         ),
       waitOptions as WaitOptions<TaskV0_8>,
-    );
+    ) as Promise<SucceededTaskV0_8>;
   }
   async function resolveContainer(name: string, o?: { signal?: AbortSignal }): Promise<string> {
     if (typeof name !== 'string' || name === '')

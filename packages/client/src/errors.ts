@@ -117,18 +117,39 @@ export class RequestTimeoutError extends Error {
   }
 }
 
-/** The connection failed (refused, reset, TLS verification failed, DNS) after any retries. */
+/**
+ * Why a connection failed: `tls` (the server's certificate is not trusted), `headers-too-large`
+ * (the answer's headers pass the HTTP parser's limit), or `connection` (refused, reset, DNS, ...).
+ * Only `connection` failures of read-only calls are retried.
+ */
+export type NetworkFailureKind = 'connection' | 'tls' | 'headers-too-large';
+
+function failureDetail(kind: NetworkFailureKind, code: string | undefined, why: string): string {
+  if (kind === 'tls')
+    return `TLS verification failed (${code}): the server's certificate is not trusted. Pass its certificate as the "ca" option (PEM), or set "insecureSkipTlsVerify: true" for a lab system you trust; not retried`;
+  if (kind === 'headers-too-large')
+    return `the answer's headers are larger than the HTTP parser accepts (${code}; Node's --max-http-header-size, 16 KiB by default); not retried`;
+  return `connection failed after ${why}`;
+}
+
+/** The connection failed (refused, reset, TLS verification failed, DNS, oversized headers) after any retries. */
 export class NetworkError extends Error {
   override name = 'NetworkError';
+  /** The error code under fetch's `fetch failed` (e.g. `ECONNREFUSED`, `DEPTH_ZERO_SELF_SIGNED_CERT`), if any. */
+  readonly code: string | undefined;
   constructor(
     readonly operation: OperationRef,
     /** Attempts made, retries included. */
     readonly attempts: number,
     cause: unknown,
+    /** Why; see {@link NetworkFailureKind}. */
+    readonly kind: NetworkFailureKind = 'connection',
   ) {
-    const c = cause as { message?: string; cause?: { code?: string; message?: string } };
-    const why = c?.cause?.code ?? c?.cause?.message ?? c?.message ?? String(cause);
-    super(`${describeOperation(operation)}: connection failed after ${attempts} attempt(s): ${why}`, { cause });
+    const c = cause as { message?: string; code?: string; cause?: { code?: string; message?: string } };
+    const code = c?.cause?.code ?? c?.code;
+    const why = code ?? c?.cause?.message ?? c?.message ?? String(cause);
+    super(`${describeOperation(operation)}: ${failureDetail(kind, code, `${attempts} attempt(s): ${why}`)}`, { cause });
+    this.code = code;
   }
 }
 
@@ -211,7 +232,10 @@ export class InvalidResponseError extends Error {
   }
 }
 
-/** A paging iterator stopped because the server's pages cannot be right (a page repeats, more entities than announced). */
+/**
+ * A paging iterator stopped because the server's pages cannot be right (a page repeats an entity,
+ * comes back empty before the announced total, or goes past it), or after `maxItems` entities.
+ */
 export class PaginationError extends Error {
   override name = 'PaginationError';
   constructor(

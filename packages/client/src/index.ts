@@ -22,7 +22,14 @@ export type {
   UploadImageInput,
 } from './element.js';
 export { createElementClient } from './element.js';
-export type { ApiErrorBody, ElementErrorBody, InvalidResponseKind, OperationRef, V3ErrorBody } from './errors.js';
+export type {
+  ApiErrorBody,
+  ElementErrorBody,
+  InvalidResponseKind,
+  NetworkFailureKind,
+  OperationRef,
+  V3ErrorBody,
+} from './errors.js';
 export {
   ApiError,
   InvalidArgumentError,
@@ -39,9 +46,34 @@ export type { ApiName } from './generated/operations.js';
 export { operationTable } from './generated/operations.js';
 export type { ObjectsClient, ObjectsOperations, ObjectsPaths, ObjectsSchemas, ObjectsWorkflows } from './objects.js';
 export { createObjectsClient } from './objects.js';
-export type { ClientOptionName, ClientOptions, CommonClientOptions, RetryOptions } from './options.js';
+export type { ClientOptionName, ClientOptions, CommonClientOptions, RetryOptions, TlsOptions } from './options.js';
 export { basicAuth, ClientOptionsError } from './options.js';
 export type { PageOptions } from './paging.js';
+export { DEFAULT_MAX_ITEMS } from './paging.js';
 export { isIdempotent } from './transport.js';
+export type {
+  CompleteImage,
+  EnabledServiceStatus,
+  GroupEntity,
+  Image,
+  ImageList,
+  ImageListEntry,
+  ImageMetadata,
+  ImageSpec,
+  ImageState,
+  ImageV0_8,
+  ObjectStore,
+  ObjectStoreSpec,
+  ServiceStatus,
+  StorageContainer,
+  StorageContainerList,
+  SucceededTask,
+  SucceededTaskV0_8,
+  SucceededTaskV2_0,
+  Task,
+  TaskStatus,
+  TaskV0_8,
+  TaskV2_0,
+} from './types.js';
 export type { UploadSource, WaitOptions } from './workflow.js';
 export { unwrap } from './workflow.js';

@@ -4,7 +4,8 @@ import { createCore } from './create.js';
 import { InvalidArgumentError } from './errors.js';
 import type { components, operations, paths } from './generated/objects.js';
 import type { ClientOptions } from './options.js';
-import { type PageOptions, pageSizeOf, paginate } from './paging.js';
+import { type PageLimits, type PageOptions, pageLimitsOf, paginate } from './paging.js';
+import type { GroupEntity } from './types.js';
 import { checkUuid, unwrap } from './workflow.js';
 
 /** Paths of the object store API (`/oss/api/svc/v3`), from `dist/objects.json`. */
@@ -26,7 +27,7 @@ export interface ObjectsWorkflows {
   paginateGroups(
     body: Omit<ObjectsSchemas['GroupListRequest'], 'group_member_count'>,
     options?: PageOptions,
-  ): AsyncIterableIterator<ObjectsSchemas['GroupEntityResult']>;
+  ): AsyncIterableIterator<GroupEntity>;
   /**
    * Iterates the buckets of one object store (`POST /objectstores/{uuid}/groups`,
    * objectstores_groups_list, `entity_type: bucket`), paged like {@link paginateGroups}: each
@@ -42,7 +43,7 @@ export interface ObjectsWorkflows {
     uuid: string,
     body?: Omit<ObjectsSchemas['BucketGroupListRequest'], 'entity_type' | 'group_member_count'>,
     options?: PageOptions,
-  ): AsyncIterableIterator<ObjectsSchemas['GroupEntityResult']>;
+  ): AsyncIterableIterator<GroupEntity>;
 }
 
 /**
@@ -52,12 +53,14 @@ export interface ObjectsWorkflows {
 function pageGroups(
   operation: string,
   start: number | undefined,
+  { maxItems }: PageLimits,
   post: (offset: number) => Promise<ObjectsSchemas['GroupListResponse']>,
 ) {
   return paginate({
     operation,
     offsetField: 'group_member_offset',
     start,
+    maxItems,
     keyOf: (entity: ObjectsSchemas['GroupEntityResult']) => entity.entity_id,
     async fetchPage(offset) {
       const page = await post(offset);
@@ -87,14 +90,14 @@ export function createObjectsClient(options: ClientOptions): ObjectsClient {
   const { client } = createCore<paths>('objects', options);
   const workflows: ObjectsWorkflows = {
     paginateGroups(body, pageOptions) {
-      const count = pageSizeOf(pageOptions);
+      const limits = pageLimitsOf(pageOptions);
       if (body === null || typeof body !== 'object' || typeof body.entity_type !== 'string') {
         throw new InvalidArgumentError('entity_type', 'is required, e.g. { entity_type: "objectstore" }');
       }
-      return pageGroups('groups_list (POST /groups)', body.group_member_offset, (offset) =>
+      return pageGroups('groups_list (POST /groups)', body.group_member_offset, limits, (offset) =>
         unwrap(
           client.POST('/groups', {
-            body: { ...body, group_member_offset: offset, group_member_count: count },
+            body: { ...body, group_member_offset: offset, group_member_count: limits.pageSize },
             signal: pageOptions?.signal,
           }),
         ),
@@ -102,7 +105,7 @@ export function createObjectsClient(options: ClientOptions): ObjectsClient {
     },
     paginateBuckets(uuid, body, pageOptions) {
       checkUuid('uuid', uuid);
-      const count = pageSizeOf(pageOptions);
+      const limits = pageLimitsOf(pageOptions);
       if (body !== undefined && (body === null || typeof body !== 'object'))
         throw new InvalidArgumentError(
           'body',
@@ -112,11 +115,12 @@ export function createObjectsClient(options: ClientOptions): ObjectsClient {
       return pageGroups(
         'objectstores_groups_list (POST /objectstores/{uuid}/groups)',
         query.group_member_offset,
+        limits,
         (offset) =>
           unwrap(
             client.POST('/objectstores/{uuid}/groups', {
               params: { path: { uuid } },
-              body: { ...query, group_member_offset: offset, group_member_count: count },
+              body: { ...query, group_member_offset: offset, group_member_count: limits.pageSize },
               signal: pageOptions?.signal,
             }),
           ),

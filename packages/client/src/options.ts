@@ -37,19 +37,34 @@ export interface CommonClientOptions {
   fetch?: (input: Request, init?: RequestInit) => Promise<Response>;
   /** Extra openapi-fetch middleware, run after basic authentication is added. */
   middleware?: Middleware[];
-  /** Accept any server certificate (self-signed lab systems). Default false: certificates are verified. */
-  insecureSkipTlsVerify?: boolean;
-  /** PEM certificate(s) to trust for the server (e.g. the cluster's self-signed certificate). */
-  ca?: string | Uint8Array | readonly (string | Uint8Array)[];
   /** Retry policy of idempotent calls, or `false` for none. */
   retry?: RetryOptions | false;
 }
+
+/**
+ * How the server's certificate is checked: verified against the system's CAs (default), against
+ * `ca`, or not at all with `insecureSkipTlsVerify` (never both: tsc refuses `{ ca, insecureSkipTlsVerify: true }`).
+ */
+export type TlsOptions =
+  | {
+      /** PEM certificate(s) to trust for the server (e.g. the cluster's self-signed certificate). */
+      ca?: string | Uint8Array | readonly (string | Uint8Array)[];
+      /** Leave out (or false) with `ca`: trust the certificate or skip verification, not both. */
+      insecureSkipTlsVerify?: false;
+    }
+  | {
+      /** Accept any server certificate (self-signed lab systems). Default false: certificates are verified. */
+      insecureSkipTlsVerify?: boolean;
+      /** Leave out with `insecureSkipTlsVerify`: trust the certificate or skip verification, not both. */
+      ca?: undefined;
+    };
 
 /**
  * Connection options shared by the three clients: either `baseUrl` (the API's full base URL) or
  * `host` (+ `port`, default 9440; https and the API's standard base path are added).
  */
 export type ClientOptions = CommonClientOptions &
+  TlsOptions &
   (
     | {
         /**
@@ -70,7 +85,7 @@ export type ClientOptions = CommonClientOptions &
   );
 
 /** Names of all client options (for errors). */
-export type ClientOptionName = keyof CommonClientOptions | 'baseUrl' | 'host' | 'port';
+export type ClientOptionName = keyof CommonClientOptions | 'ca' | 'insecureSkipTlsVerify' | 'baseUrl' | 'host' | 'port';
 
 /** Thrown when client options are missing or malformed; names the option and the rule. */
 export class ClientOptionsError extends TypeError {
@@ -84,9 +99,12 @@ export class ClientOptionsError extends TypeError {
   }
 }
 
-/** Options after checking: the base URL without trailing slash and the settled defaults. */
+/** The one options object a client works from: checked, with the defaults settled (internal). */
 export interface ResolvedOptions {
+  /** The base URL without trailing slash. */
   baseUrl: string;
+  /** The `Authorization` header value (never on an enumerable property of a client). */
+  authorization: string;
   /** The limit in force: the option, or undici's default of 300 000. */
   timeoutMs: number;
   /** True when `timeoutMs` was given (the client then needs its own dispatcher). */
@@ -95,6 +113,9 @@ export interface ResolvedOptions {
   /** The response size limit in bytes (Infinity: none). */
   maxResponseBytes: number;
   tls: { insecure: boolean; ca: (string | Uint8Array)[] | undefined };
+  signal: AbortSignal | undefined;
+  fetch: CommonClientOptions['fetch'];
+  middleware: Middleware[];
 }
 
 /** undici's default headersTimeout, which Node's fetch applies when no limit is set. */
@@ -113,11 +134,11 @@ function positive(option: ClientOptionName, value: unknown, integer = false): vo
 }
 
 /**
- * Checks client options and settles the defaults.
+ * Checks client options and settles the defaults: the one object a client reads its options from.
  * @param defaultBasePath the API's base path, used with `host` (e.g. `/api/svc/v3`)
  * @throws {ClientOptionsError} naming the option and the rule it breaks; never containing the password
  */
-export function checkOptions(options: ClientOptions, defaultBasePath: string): ResolvedOptions {
+export function resolveOptions(options: ClientOptions, defaultBasePath: string): ResolvedOptions {
   if (options === null || typeof options !== 'object') {
     throw new ClientOptionsError(
       'baseUrl',
@@ -129,6 +150,7 @@ export function checkOptions(options: ClientOptions, defaultBasePath: string): R
     host?: unknown;
     port?: unknown;
   };
+  const { ca: givenCa, insecureSkipTlsVerify } = options as { ca?: unknown; insecureSkipTlsVerify?: unknown };
   let url: URL;
   if (baseUrl !== undefined && host !== undefined) {
     throw new ClientOptionsError('host', 'cannot be combined with baseUrl: pass one of them');
@@ -205,19 +227,19 @@ export function checkOptions(options: ClientOptions, defaultBasePath: string): R
   ) {
     throw new ClientOptionsError('middleware', 'must be an array of openapi-fetch middleware objects');
   }
-  if (options.insecureSkipTlsVerify !== undefined && typeof options.insecureSkipTlsVerify !== 'boolean') {
+  if (insecureSkipTlsVerify !== undefined && typeof insecureSkipTlsVerify !== 'boolean') {
     throw new ClientOptionsError('insecureSkipTlsVerify', 'must be true or false');
   }
   let ca: (string | Uint8Array)[] | undefined;
-  if (options.ca !== undefined) {
-    ca = (Array.isArray(options.ca) ? [...options.ca] : [options.ca]) as (string | Uint8Array)[];
+  if (givenCa !== undefined) {
+    ca = (Array.isArray(givenCa) ? [...givenCa] : [givenCa]) as (string | Uint8Array)[];
     if (
       ca.length === 0 ||
       ca.some((c) => !(typeof c === 'string' ? c.includes('-----BEGIN CERTIFICATE-----') : c instanceof Uint8Array))
     ) {
       throw new ClientOptionsError('ca', 'must be PEM certificate text (-----BEGIN CERTIFICATE-----) or its bytes');
     }
-    if (options.insecureSkipTlsVerify) {
+    if (insecureSkipTlsVerify) {
       throw new ClientOptionsError(
         'ca',
         'cannot be combined with insecureSkipTlsVerify: trust the certificate or skip verification, not both',
@@ -243,11 +265,15 @@ export function checkOptions(options: ClientOptions, defaultBasePath: string): R
   }
   return {
     baseUrl: url.href.replace(/\/+$/, ''),
+    authorization: basicAuthHeader(username, password),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     ownTimeout: options.timeoutMs !== undefined,
     retry,
     maxResponseBytes,
-    tls: { insecure: options.insecureSkipTlsVerify === true, ca },
+    tls: { insecure: insecureSkipTlsVerify === true, ca },
+    signal: options.signal,
+    fetch: options.fetch,
+    middleware: options.middleware ? [...options.middleware] : [],
   };
 }
 

@@ -1,12 +1,22 @@
 // The one paging loop behind every `paginate*` method: ask a page at an offset, yield its
-// entities, move on by their count, stop at the total or an empty page; refuse pages that cannot
-// be right, so a server that ignores the offset cannot keep the loop going.
+// entities, move on by their count, stop at the total. Every way a server can keep the loop going
+// or feed it twice ends in PaginationError: a page that repeats an entity, an empty page before the
+// announced total, a page past it, and more than `maxItems` entities.
 import { InvalidArgumentError, PaginationError } from './errors.js';
+
+/** Entities a paging iterator yields at most unless `maxItems` says otherwise. */
+export const DEFAULT_MAX_ITEMS = 100_000;
 
 /** Options of the paging iterators. */
 export interface PageOptions {
   /** Entities asked per call (`length`, or `group_member_count` for groups); default 100. */
   pageSize?: number;
+  /**
+   * Entities the iteration yields at most; one more ends it with {@link PaginationError}, so a
+   * server announcing endless entities cannot keep it going. Default 100 000; `Infinity` for none
+   * (the iterator then keeps one identity per entity yielded, to refuse repeats).
+   */
+  maxItems?: number;
   /** Stops the iteration when it fires (the iterator rejects with the signal's reason). */
   signal?: AbortSignal;
 }
@@ -18,15 +28,25 @@ export interface Page<E> {
   total: number | undefined;
 }
 
+/** The checked paging options. */
+export interface PageLimits {
+  pageSize: number;
+  maxItems: number;
+}
+
 /**
- * The page size of `options`.
- * @throws {InvalidArgumentError} when `pageSize` is not a positive integer
+ * The page size and item limit of `options`.
+ * @throws {InvalidArgumentError} when `pageSize` is not a positive integer, or `maxItems` neither a
+ *   positive integer nor `Infinity`
  */
-export function pageSizeOf(options: PageOptions | undefined): number {
-  const size = options?.pageSize ?? 100;
-  if (!Number.isInteger(size) || size < 1)
-    throw new InvalidArgumentError('pageSize', `must be a positive integer; got ${JSON.stringify(size)}`);
-  return size;
+export function pageLimitsOf(options: PageOptions | undefined): PageLimits {
+  const pageSize = options?.pageSize ?? 100;
+  if (!Number.isInteger(pageSize) || pageSize < 1)
+    throw new InvalidArgumentError('pageSize', `must be a positive integer; got ${JSON.stringify(pageSize)}`);
+  const maxItems = options?.maxItems ?? DEFAULT_MAX_ITEMS;
+  if (maxItems !== Infinity && !(Number.isInteger(maxItems) && maxItems >= 1))
+    throw new InvalidArgumentError('maxItems', `must be a positive integer or Infinity; got ${String(maxItems)}`);
+  return { pageSize, maxItems };
 }
 
 /** How the loop names and tells apart what it pages through. */
@@ -37,6 +57,8 @@ export interface PagedCall<E> {
   offsetField: string;
   /** The first offset (the caller's; default 0). */
   start: number | undefined;
+  /** Entities yielded at most (see {@link PageOptions.maxItems}). */
+  maxItems: number;
   /** An entity's identity (its UUID); undefined when it has none (its JSON is used then). */
   keyOf: (entity: E) => string | undefined;
   /** Asks the page at `offset` (throws what the call throws, e.g. ApiError). */
@@ -44,16 +66,18 @@ export interface PagedCall<E> {
 }
 
 /**
- * Iterates the entities of a paged list call.
+ * Iterates the entities of a paged list call. A page is checked whole before any of its entities
+ * is yielded, so a caller never sees an entity twice.
  * @throws {InvalidArgumentError} when `start` is not an integer >= 0 (at the call, not on iteration)
- * @throws {PaginationError} (on iteration, before the page's entities are yielded) when every entity
- *   of a page was already yielded (the server ignores the offset), or when a page brings the count
- *   past the total the same page announces
+ * @throws {PaginationError} (on iteration) when a page repeats an entity already yielded (or holds
+ *   one twice), comes back empty before the total it announces, or brings the count past that
+ *   total; after yielding `maxItems` entities when the server has more
  */
 export function paginate<E>({
   operation,
   offsetField,
   start,
+  maxItems,
   keyOf,
   fetchPage,
 }: PagedCall<E>): AsyncIterableIterator<E> {
@@ -62,17 +86,19 @@ export function paginate<E>({
   }
   return (async function* () {
     const seen = new Set<string>();
-    let offset = start ?? 0;
+    const first = start ?? 0;
+    let offset = first;
     for (;;) {
       const { entities, total } = await fetchPage(offset);
-      if (entities.length === 0) return;
-      const keys = entities.map((e) => keyOf(e) ?? JSON.stringify(e));
-      if (keys.every((k) => seen.has(k)))
-        throw new PaginationError(
-          operation,
-          offset,
-          `repeats entities already seen: the server ignores ${offsetField}`,
-        );
+      if (entities.length === 0) {
+        if (typeof total === 'number' && offset < total)
+          throw new PaginationError(
+            operation,
+            offset,
+            `is empty, but the server announces ${total} entities: the list ends early`,
+          );
+        return;
+      }
       if (typeof total === 'number' && offset + entities.length > total) {
         throw new PaginationError(
           operation,
@@ -80,7 +106,25 @@ export function paginate<E>({
           `brings ${entities.length} entities, past the total of ${total} it announces`,
         );
       }
+      const keys = entities.map((e) => keyOf(e) ?? JSON.stringify(e));
+      const fresh = new Set(keys);
+      const repeated = keys.find((k) => seen.has(k)) ?? (fresh.size < keys.length ? '' : undefined);
+      if (repeated !== undefined)
+        throw new PaginationError(
+          operation,
+          offset,
+          `repeats an entity already seen${repeated && repeated.length <= 80 ? ` (${repeated})` : ''}: the server ignores ${offsetField} or its pages overlap`,
+        );
       for (const k of keys) seen.add(k);
+      const room = maxItems - (offset - first);
+      if (entities.length > room) {
+        yield* entities.slice(0, room);
+        throw new PaginationError(
+          operation,
+          offset + room,
+          `would pass maxItems (${maxItems} entities yielded); raise maxItems or narrow the query`,
+        );
+      }
       yield* entities;
       offset += entities.length;
       if (typeof total === 'number' && offset >= total) return;

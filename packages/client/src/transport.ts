@@ -1,22 +1,22 @@
-// The fetch every client calls: reads the spec operation each request carries, applies the
-// per-attempt time limit and the client's signal, retries read-only calls, follows redirects of
-// writes on the same origin only, guards the response body, and maps failures to typed errors.
+// The fetch every client hands openapi-fetch (its `fetch` option): one attempt of one request,
+// with the client's dispatcher (openapi-fetch's `requestInitExt`), the attempt's time limit and the
+// client's signal; writes do not follow redirects on their own. Retries, operation names and typed
+// errors live in the client's middleware (see middleware.ts), which knows the operation.
 
-import type { Middleware } from 'openapi-fetch';
 import type { Agent as AgentType, Dispatcher } from 'undici';
 // Imported directly because undici's main entry replaces the process-wide fetch dispatcher.
 // @ts-expect-error undici publishes no types for this path; it is the class undici exports as Agent.
 import AgentClass from 'undici/lib/dispatcher/agent.js';
-import { guardBody } from './body.js';
-import { InvalidResponseError, NetworkError, type OperationRef, RequestTimeoutError } from './errors.js';
+import type { OperationRef } from './errors.js';
 import { type ApiName, operationTable } from './generated/operations.js';
 import type { ResolvedOptions } from './options.js';
-import { type ClientRequest, isClientRequest, OPERATION } from './request.js';
+import { givenBody, givenSignal, isStream, isSvcRequest, resend, sendInit } from './request.js';
 
-type FetchFn = (input: Request, init?: RequestInit) => Promise<Response>;
+/** A fetch as openapi-fetch calls it: the request, and `requestInitExt` (the dispatcher). */
+export type FetchFn = (input: Request, init?: RequestInit) => Promise<Response>;
 
-/** An operation as the transport needs it: the ref for errors, and whether it may be repeated. */
-interface Found {
+/** An operation as the client needs it: the ref for errors, and whether it may be repeated. */
+export interface Found {
   op: OperationRef;
   retryable: boolean;
   /** The spec declares a JSON body for the success answer. */
@@ -55,44 +55,8 @@ export function isIdempotent(api: ApiName, method: string, path: string): boolea
   return lookup(api, method, path)?.retryable ?? (method === 'GET' || method === 'HEAD');
 }
 
-type Tagged = { [OPERATION]?: Found };
-
-/**
- * openapi-fetch middleware that tags each request with its spec operation, from the `schemaPath`
- * openapi-fetch hands middleware (no URL parsing). The clients add it last when other middleware
- * runs, which may replace the request (see `createCore`).
- */
-export function operationTagger(api: ApiName): Middleware {
-  return {
-    onRequest({ request, schemaPath }) {
-      const found = lookup(api, request.method, schemaPath);
-      if (found) (request as Tagged)[OPERATION] = found;
-    },
-  };
-}
-
-/** The operation of a request: its tag, or for an untagged one its method and URL path (retried only for GET and HEAD). */
-function operationOf(api: ApiName, basePath: string, request: Request | ClientRequest): Found {
-  const found = (request as Tagged)[OPERATION];
-  if (found) return found;
-  let path = new URL(request.url).pathname;
-  if (path.startsWith(basePath)) path = path.slice(basePath.length) || '/';
-  return {
-    op: { api, method: request.method, path, operationId: undefined },
-    retryable: request.method === 'GET' || request.method === 'HEAD',
-    json: false,
-  };
-}
-
-const RESPONSE_OPERATION = Symbol('svc.client.responseOperation');
-
-/** The operation of a response the transport returned (for {@link unwrap}'s errors), if it did. */
-export function responseOperation(response: Response): OperationRef | undefined {
-  return (response as { [RESPONSE_OPERATION]?: OperationRef })[RESPONSE_OPERATION];
-}
-
 /** Resolves after `ms`, or rejects with the signal's reason when it fires first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
@@ -132,196 +96,123 @@ export function createDispatcher(tls: ResolvedOptions['tls'], timeoutMs: number)
   return new Agent({ ...(connect ? { connect } : {}), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
 }
 
+/** An attempt ran past the transport's own timer (the middleware names the operation). */
+export class AttemptTimeout extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no response within ${timeoutMs} ms`);
+  }
+}
+
+/** A write was redirected in a way it may not follow (the middleware names the operation). */
+export class RefusedRedirect extends Error {
+  constructor(
+    readonly status: number,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/** What the middleware needs of a response the transport returned: the end of its attempt's timer. */
+export interface Attempt {
+  /** Ends the attempt's timer and listeners: called once the body is read or failed. */
+  done: () => void;
+  /** The attempt's signal, which ends a body read when it fires (an injected fetch may lose it). */
+  signal: AbortSignal;
+}
+
+const attempts = new WeakMap<Response, Attempt>();
+
+/** The attempt whose timer still runs for this response's body, if any. */
+export function attemptOf(response: Response): Attempt | undefined {
+  return attempts.get(response);
+}
+
+/** A copy kept of each request sent that is not the clients' own (a middleware's `new Request`), for retries and redirects. */
+const spares = new WeakMap<Request, Request>();
+
+/** A fresh copy of `request` to send again, or undefined when its body cannot be sent twice (a stream, or no copy kept). */
+export function again(request: Request, url?: string): Request | undefined {
+  if (isSvcRequest(request)) return isStream(givenBody(request)) ? undefined : resend(request, url);
+  const spare = request.body ? spares.get(request)?.clone() : request;
+  if (!spare) return undefined;
+  return url === undefined ? spare : new Request(url, spare);
+}
+
 /** What the transport of one client needs (internal). */
 export interface TransportSettings {
-  api: ApiName;
-  basePath: string;
-  /** The client's dispatcher, passed to fetch as `dispatcher`; undefined for fetch's own. */
-  dispatcher: Dispatcher | undefined;
-  /** A user's fetch (gets real Requests), or undefined for the global fetch. */
+  /** A user's fetch (gets the Request), or undefined for the global fetch. */
   injected: FetchFn | undefined;
-  /** The dispatcher's headersTimeout and bodyTimeout, for messages. */
-  timeoutMs: number;
   /** A timer-and-signal limit per attempt, body included (an injected fetch may ignore the dispatcher; explicit upload limits); 0 for none. */
   signalTimeoutMs: number;
-  retry: ResolvedOptions['retry'];
+  /** The client's signal. */
   signal: AbortSignal | undefined;
-  /** Largest response body read, in bytes (Infinity: none). */
-  maxResponseBytes: number;
 }
 
-/** Redirects a write follows (307/308 on the same origin) before giving up. */
-const MAX_REDIRECTS = 5;
 const MANUAL: RequestInit = { redirect: 'manual' };
 
-/** True when openapi-fetch will not read the body (it returns early for these). */
-function bodiless(response: Response, method: string): boolean {
-  return (
-    response.status === 204 ||
-    method === 'HEAD' ||
-    (response.headers.get('content-length') === '0' && !response.headers.get('transfer-encoding')?.includes('chunked'))
-  );
-}
-
 /**
- * Builds the client's fetch.
- * `injected` is a user's fetch, which gets real Requests; otherwise the global fetch is called as
- * `fetch(url, init)`. Writes are sent with `redirect: 'manual'`: a 307/308 to the same origin is
- * followed (same method and body), any other redirect of a write is refused.
- * Rejects with {@link RequestTimeoutError}, {@link NetworkError}, {@link InvalidResponseError}
- * (a refused redirect), or the abort reason of a signal; the response's `text()` rejects with
- * these too (see `guardBody`).
+ * Builds the client's fetch: one attempt. The clients' own requests ({@link SvcRequest}) are sent
+ * with the global fetch as `fetch(url, init)`; a request a middleware built, or any request to an
+ * injected fetch, as `fetch(request, init)`. A write (not GET or HEAD) is sent with
+ * `redirect: 'manual'`, so that the middleware decides which redirect it follows.
+ * Rejects with what fetch rejects with, the abort reason of a signal, or {@link AttemptTimeout}.
  */
 export function createTransport(s: TransportSettings): FetchFn {
-  const withDispatcher = s.dispatcher ? ({ dispatcher: s.dispatcher } as RequestInit) : undefined;
-  const limits = { maxResponseBytes: s.maxResponseBytes, timeoutMs: s.timeoutMs };
-  return async function transport(input: Request | ClientRequest, given?: RequestInit): Promise<Response> {
-    const { op, retryable } = operationOf(s.api, s.basePath, input);
-    const light = isClientRequest(input) ? input : undefined;
-    // Writes do not follow redirects on their own: fetch would re-send them to any origin.
-    const manual = !retryable && !light?.streaming;
-    let ext = given;
-    if (withDispatcher) ext = ext ? { ...ext, ...withDispatcher } : withDispatcher;
-    if (manual) ext = ext ? { ...ext, ...MANUAL } : MANUAL;
-    // Only reads are repeated; their bodies are small JSON, and a stream is never sent twice.
-    const retries = retryable && !light?.streaming ? s.retry.retries : 0;
-    const spare = (retries > 0 || manual) && !light && input.body ? (input as Request).clone() : undefined;
-    const outer = () =>
-      s.signal && input.signal ? AbortSignal.any([input.signal, s.signal]) : (s.signal ?? input.signal ?? undefined);
-    let current: Request | ClientRequest = input;
-    for (let attempt = 0, hops = 0; ; ) {
-      // One controller per attempt, fed by the call's signal, the client's signal and the timer
-      // (AbortSignal.any costs more than a loopback request on Node 20).
-      const sources =
-        current.signal && s.signal
-          ? [current.signal, s.signal]
-          : current.signal
-            ? [current.signal]
-            : s.signal
-              ? [s.signal]
-              : [];
-      let signal: AbortSignal | null = sources.length === 1 && s.signalTimeoutMs <= 0 ? sources[0]! : null;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let timedOut = false;
-      let release = () => {};
-      if (!signal && (sources.length > 0 || s.signalTimeoutMs > 0)) {
-        const controller = new AbortController();
-        signal = controller.signal;
-        const forward = (event: Event) => controller.abort((event.target as AbortSignal).reason);
-        for (const source of sources) {
-          if (source.aborted) controller.abort(source.reason);
-          else source.addEventListener('abort', forward, { once: true });
-        }
-        release = () => {
-          for (const source of sources) source.removeEventListener('abort', forward);
-        };
-        if (s.signalTimeoutMs > 0) {
-          timer = setTimeout(() => {
-            timedOut = true;
-            controller.abort(new RequestTimeoutError(op, s.signalTimeoutMs));
-          }, s.signalTimeoutMs);
-        }
+  return async function transport(request: Request, ext?: RequestInit): Promise<Response> {
+    const own = isSvcRequest(request);
+    const write = request.method !== 'GET' && request.method !== 'HEAD';
+    if (write && !(own && isStream(givenBody(request)))) ext = ext ? { ...ext, ...MANUAL } : MANUAL;
+    if (!own && request.body && !spares.has(request)) spares.set(request, request.clone());
+    const given = own ? givenSignal(request) : request.signal;
+    // One controller per attempt, fed by the call's signal, the client's signal and the timer
+    // (AbortSignal.any costs more than a loopback request on Node 20).
+    const sources = given && s.signal ? [given, s.signal] : given ? [given] : s.signal ? [s.signal] : [];
+    let signal: AbortSignal | null = sources.length === 1 && s.signalTimeoutMs <= 0 ? sources[0]! : null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timedOut = false;
+    let release = () => {};
+    if (!signal && (sources.length > 0 || s.signalTimeoutMs > 0)) {
+      const controller = new AbortController();
+      signal = controller.signal;
+      const forward = (event: Event) => controller.abort((event.target as AbortSignal).reason);
+      for (const source of sources) {
+        if (source.aborted) controller.abort(source.reason);
+        else source.addEventListener('abort', forward, { once: true });
       }
-      const cleanup = () => {
-        clearTimeout(timer);
-        release();
+      release = () => {
+        for (const source of sources) source.removeEventListener('abort', forward);
       };
-      let response: Response;
-      try {
-        if (!isClientRequest(current))
-          response = await (s.injected ?? fetch)(current as Request, signal ? { ...ext, signal } : ext);
-        else if (s.injected) response = await s.injected(current.toRequest(signal, ext), ext);
-        else response = await fetch(current.url, current.fetchInit(signal, ext));
-      } catch (error) {
-        cleanup();
-        if (timedOut) throw new RequestTimeoutError(op, s.signalTimeoutMs);
-        if (signal?.aborted) throw signal.reason;
-        if ((error as { cause?: { code?: string } })?.cause?.code === 'UND_ERR_HEADERS_TIMEOUT')
-          throw new RequestTimeoutError(op, s.timeoutMs);
-        if (attempt < retries) {
-          await sleep(backoff(s.retry, attempt++, undefined), outer());
-          current = spare ? spare.clone() : input;
-          continue;
-        }
-        throw new NetworkError(op, attempt + 1, error);
+      if (s.signalTimeoutMs > 0) {
+        timer = setTimeout(() => {
+          timedOut = true;
+          controller.abort(new AttemptTimeout(s.signalTimeoutMs));
+        }, s.signalTimeoutMs);
       }
-      if (manual && response.status >= 300 && response.status < 400 && response.status !== 304) {
-        cleanup();
-        await response.body?.cancel().catch(() => {});
-        current = redirected(current, spare, response, op, ++hops);
-        continue;
-      }
-      if ((response.status === 503 || response.status === 429) && attempt < retries) {
-        cleanup();
-        const wait = backoff(s.retry, attempt, retryAfterMs(response.headers.get('retry-after')));
-        await response.body?.cancel().catch(() => {});
-        await sleep(wait, outer());
-        current = spare ? spare.clone() : input;
-        attempt++;
-        continue;
-      }
-      // A timer bounds the body too: it ends when the body has been read.
-      if (timer === undefined || bodiless(response, current.method)) cleanup();
-      if (timer === undefined) guardBody(response, op, limits);
-      else guardBody(response, op, limits, cleanup, signal ?? undefined);
-      // Only error answers need it (unwrap's ApiError).
-      if (!response.ok) (response as { [RESPONSE_OPERATION]?: OperationRef })[RESPONSE_OPERATION] = op;
-      return response;
     }
+    const cleanup = () => {
+      clearTimeout(timer);
+      release();
+    };
+    let response: Response;
+    try {
+      // An injected fetch may read the signal off the request: it gets one that carries the attempt's.
+      if (s.injected)
+        response = await s.injected(
+          signal ? new Request(request, { signal, duplex: 'half' } as RequestInit) : request,
+          signal ? { ...ext, signal } : ext,
+        );
+      else if (own) response = await fetch(request.url, sendInit(request, signal, ext));
+      else response = await fetch(request, signal ? { ...ext, signal } : ext);
+    } catch (error) {
+      cleanup();
+      if (timedOut) throw new AttemptTimeout(s.signalTimeoutMs);
+      if (signal?.aborted) throw signal.reason;
+      throw error;
+    }
+    // A timer bounds the body too: it ends when the body has been read (see the middleware).
+    if (timer === undefined) cleanup();
+    else attempts.set(response, { done: cleanup, signal: signal! });
+    return response;
   };
-}
-
-/**
- * The request a write is re-sent as after a redirect: 307/308 to the same origin only.
- * @throws {InvalidResponseError} `redirect` for any other redirect, or after {@link MAX_REDIRECTS}
- */
-function redirected(
-  current: Request | ClientRequest,
-  spare: Request | undefined,
-  response: Response,
-  op: OperationRef,
-  hops: number,
-): Request | ClientRequest {
-  const location = response.headers.get('location');
-  let target: URL | undefined;
-  try {
-    target = location ? new URL(location, current.url) : undefined;
-  } catch {
-    target = undefined;
-  }
-  const from = new URL(current.url);
-  if (!target)
-    throw new InvalidResponseError(
-      op,
-      response.status,
-      'redirect',
-      'a redirect without a usable Location; not followed',
-    );
-  if (target.origin !== from.origin) {
-    throw new InvalidResponseError(
-      op,
-      response.status,
-      'redirect',
-      `a redirect to another origin (${target.origin}); a ${op.method} is followed on the same origin only`,
-    );
-  }
-  if (response.status !== 307 && response.status !== 308) {
-    throw new InvalidResponseError(
-      op,
-      response.status,
-      'redirect',
-      `a ${op.method} follows only 307 and 308 redirects (which keep the method and body); not followed`,
-    );
-  }
-  if (hops > MAX_REDIRECTS)
-    throw new InvalidResponseError(op, response.status, 'redirect', `more than ${MAX_REDIRECTS} redirects`);
-  if (isClientRequest(current)) return current.withUrl(target.href);
-  return new Request(target.href, spare ? spare.clone() : (current as Request));
-}
-
-/** Exponential backoff with jitter, or the server's Retry-After; never above maxDelayMs. */
-function backoff(retry: ResolvedOptions['retry'], attempt: number, retryAfter: number | undefined): number {
-  if (retryAfter !== undefined) return Math.min(retryAfter, retry.maxDelayMs);
-  const ceiling = Math.min(retry.maxDelayMs, retry.minDelayMs * 2 ** attempt);
-  return ceiling / 2 + Math.random() * (ceiling / 2);
 }

@@ -3,7 +3,8 @@ import { openAsBlob } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { BinaryBody } from './binary.js';
 import { ApiError, InvalidArgumentError, TaskFailedError, TaskTimeoutError, WorkflowError } from './errors.js';
-import { responseOperation, sleep } from './transport.js';
+import { responseOperation } from './middleware.js';
+import { sleep } from './transport.js';
 
 /**
  * Returns the data of an openapi-fetch result, or throws {@link ApiError} (status, parsed body or

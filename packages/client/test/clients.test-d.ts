@@ -1,13 +1,26 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   type CentralSchemas,
+  type ClientOptions,
+  type CompleteImage,
   createCentralClient,
   createElementClient,
   createObjectsClient,
   type ElementErrorBody,
   type ElementSchemas,
+  type EnabledServiceStatus,
+  type GroupEntity,
+  type Image,
+  type ImageList,
+  type ImageV0_8,
   isApiError,
+  type ObjectStore,
   type ObjectsSchemas,
+  type StorageContainer,
+  type SucceededTask,
+  type SucceededTaskV0_8,
+  type SucceededTaskV2_0,
+  type Task,
   unwrap,
   type V3ErrorBody,
 } from '../src/index.js';
@@ -59,19 +72,25 @@ describe('workflow and error types', () => {
     void client.paginate('/images');
   });
 
-  it('types tasks and images the workflows return', () => {
-    expectTypeOf(client.waitForTask('x')).resolves.toEqualTypeOf<CentralSchemas['Task']>();
-    expectTypeOf(client.createImageFromUrl).returns.resolves.toEqualTypeOf<CentralSchemas['ImageIntentResponse']>();
+  it('types tasks and images the workflows return, with what they guarantee', () => {
+    expectTypeOf(client.waitForTask('x')).resolves.toEqualTypeOf<SucceededTask>();
+    expectTypeOf<SucceededTask['status']>().toEqualTypeOf<'SUCCEEDED'>();
+    expectTypeOf(client.deleteImage('x')).resolves.toEqualTypeOf<SucceededTask>();
+    expectTypeOf(client.createImageFromUrl).returns.resolves.toEqualTypeOf<CompleteImage>();
+    // a created image has its uuid (no `!` needed) and is COMPLETE
+    expectTypeOf<CompleteImage['metadata']['uuid']>().toEqualTypeOf<string>();
+    expectTypeOf<CompleteImage['status']['state']>().toEqualTypeOf<'COMPLETE'>();
+    expectTypeOf<Image['metadata']['uuid']>().toEqualTypeOf<string | undefined>();
     const element = createElementClient({ host: 'pe', username: 'u', password: 'p' });
-    expectTypeOf(element.waitForTask('x')).resolves.toEqualTypeOf<ElementSchemas['TaskV0_8']>();
-    expectTypeOf(element.waitForTask('x', { version: 'v2.0' })).resolves.toEqualTypeOf<ElementSchemas['TaskV2_0']>();
-    expectTypeOf(element.waitForTask('x', { longPollSeconds: 30 })).resolves.toEqualTypeOf<
-      ElementSchemas['TaskV0_8']
-    >();
+    expectTypeOf(element.waitForTask('x')).resolves.toEqualTypeOf<SucceededTaskV0_8>();
+    expectTypeOf(element.waitForTask('x', { version: 'v2.0' })).resolves.toEqualTypeOf<SucceededTaskV2_0>();
+    expectTypeOf(element.waitForTask('x', { longPollSeconds: 30 })).resolves.toEqualTypeOf<SucceededTaskV0_8>();
+    expectTypeOf<SucceededTaskV0_8['progressStatus']>().toEqualTypeOf<'Succeeded'>();
+    expectTypeOf(element.uploadImage).returns.resolves.toEqualTypeOf<ImageV0_8>();
     // @ts-expect-error the long poll is v0.8 only
     void element.waitForTask('x', { version: 'v2.0', longPollSeconds: 30 });
     expectTypeOf(client.abortTask('x')).resolves.toEqualTypeOf<void>();
-    expectTypeOf(client.enableObjectsService()).resolves.toEqualTypeOf<CentralSchemas['ServiceEnablementStatus']>();
+    expectTypeOf(client.enableObjectsService()).resolves.toEqualTypeOf<EnabledServiceStatus>();
     expectTypeOf<CentralSchemas['ServiceEnablementStatus']['service_enablement_status']>().toEqualTypeOf<string>();
     // @ts-expect-error give a file or a stream
     void element.uploadImage({ name: 'x', imageType: 'ISO_IMAGE', container: 'c' });
@@ -93,7 +112,8 @@ describe('workflow and error types', () => {
     for await (const bucket of objects.paginateBuckets('x', {
       group_member_attributes: [{ attribute: 'storage_usage_bytes' }],
     })) {
-      expectTypeOf(bucket).toEqualTypeOf<ObjectsSchemas['GroupEntityResult']>();
+      expectTypeOf(bucket).toEqualTypeOf<GroupEntity>();
+      expectTypeOf(bucket).toExtend<ObjectsSchemas['GroupEntityResult']>();
     }
     // @ts-expect-error entity_type is set by paginateBuckets
     void objects.paginateBuckets('x', { entity_type: 'bucket' });
@@ -118,6 +138,29 @@ describe('workflow and error types', () => {
     expectTypeOf(image.metadata.uuid).toEqualTypeOf<string | undefined>();
     // @ts-expect-error data is never undefined after unwrap
     expectTypeOf(image).toEqualTypeOf<undefined>();
+  });
+
+  it('names the entities: interfaces over the generated schemas, same members', () => {
+    expectTypeOf<Image>().toExtend<CentralSchemas['ImageIntentResponse']>();
+    expectTypeOf<CentralSchemas['ImageIntentResponse']>().toExtend<Image>();
+    expectTypeOf<ImageList>().toExtend<CentralSchemas['ImageListResponse']>();
+    expectTypeOf<CentralSchemas['ImageListResponse']>().toExtend<ImageList>();
+    expectTypeOf<CentralSchemas['Task']>().toExtend<Task>();
+    expectTypeOf<Task>().toExtend<CentralSchemas['Task']>();
+    expectTypeOf<ElementSchemas['StorageContainerV2_0']>().toExtend<StorageContainer>();
+    expectTypeOf<ObjectsSchemas['ObjectstoreIntentResponse']>().toExtend<ObjectStore>();
+    expectTypeOf<ObjectStore['metadata']['uuid']>().toEqualTypeOf<string>();
+  });
+
+  it('refuses ca together with insecureSkipTlsVerify', () => {
+    const pem = '-----BEGIN CERTIFICATE-----';
+    createCentralClient({ host: 'pc', username: 'u', password: 'p', ca: pem });
+    createCentralClient({ host: 'pc', username: 'u', password: 'p', ca: pem, insecureSkipTlsVerify: false });
+    // @ts-expect-error trust the certificate or skip verification, not both
+    createCentralClient({ host: 'pc', username: 'u', password: 'p', ca: pem, insecureSkipTlsVerify: true });
+    // @ts-expect-error also when the options are built first
+    const both: ClientOptions = { host: 'pc', username: 'u', password: 'p', ca: [pem], insecureSkipTlsVerify: true };
+    void both;
   });
 
   it('takes baseUrl or host, not both', () => {

@@ -10,7 +10,27 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startServer, type TestServer } from './support/server.js';
 
-const run = promisify(execFile);
+const exec = promisify(execFile);
+
+/**
+ * Runs one step of the consumer's path with its own time limit, stdin closed (a command that asks
+ * a question fails rather than waits), and an error that names the step, so a hang on some Node
+ * line says where it is instead of the test timing out.
+ */
+async function step(name: string, limitMs: number, file: string, args: string[], cwd: string) {
+  const started = Date.now();
+  const pending = exec(file, args, { cwd, timeout: limitMs, killSignal: 'SIGKILL', maxBuffer: 16 << 20 });
+  pending.child.stdin?.end();
+  try {
+    return await pending;
+  } catch (e) {
+    const { killed, stdout = '', stderr = '' } = e as { killed?: boolean; stdout?: string; stderr?: string };
+    const what = killed ? `did not finish within ${limitMs} ms` : `failed after ${Date.now() - started} ms`;
+    throw new Error(
+      `consumer step "${name}" ${what} on Node ${process.version}:\n${stdout.slice(-4000)}${stderr.slice(-4000)}`,
+    );
+  }
+}
 const pkg = fileURLToPath(new URL('..', import.meta.url));
 const tsc = fileURLToPath(new URL('../../../node_modules/typescript/bin/tsc', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -75,12 +95,13 @@ describe('consumer: packed, installed, compiled under strict, run', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('works from the tarball', { timeout: 240_000 }, async () => {
+  // Each step has its own limit (see `step`), well inside the test's: a busy 2-core machine runs tsc slowly.
+  it('works from the tarball', { timeout: 600_000 }, async () => {
     expect(readme.length).toBeGreaterThanOrEqual(3);
     expect(existsSync(join(pkg, 'dist/index.js')), 'dist/ is missing: run `npm run build -w @svc/client` first').toBe(
       true,
     );
-    const packed = await run(npm, ['pack', '--json', '--pack-destination', dir], { cwd: pkg });
+    const packed = await step('npm pack', 120_000, npm, ['pack', '--json', '--pack-destination', dir], pkg);
     const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
     const files = info!.files.map((f) => f.path);
     expect(files).toContain('dist/index.js');
@@ -89,7 +110,9 @@ describe('consumer: packed, installed, compiled under strict, run', () => {
     expect(files).toContain('dist/generated/operations.js');
 
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    await run(
+    await step(
+      'npm install of the tarball',
+      240_000,
       npm,
       [
         'install',
@@ -100,7 +123,7 @@ describe('consumer: packed, installed, compiled under strict, run', () => {
         '--ignore-scripts',
         '--no-package-lock',
       ],
-      { cwd: dir },
+      dir,
     );
     writeFileSync(
       join(dir, 'tsconfig.json'),
@@ -121,10 +144,14 @@ describe('consumer: packed, installed, compiled under strict, run', () => {
     writeFileSync(join(dir, 'example.ts'), example);
     // The README's examples compile too (they are not run: they need a real cluster).
     for (const [i, code] of readme.entries()) writeFileSync(join(dir, `readme-${i + 1}.ts`), `${code}\nexport {};\n`);
-    await run(process.execPath, [tsc, '-p', dir], { cwd: dir }).catch((e) => {
-      throw new Error(`tsc failed:\n${e.stdout}${e.stderr}`);
-    });
-    const out = await run(process.execPath, [join(dir, 'example.js'), `${server.origin}/api/svc/v3`], { cwd: dir });
+    await step('tsc', 240_000, process.execPath, [tsc, '-p', dir], dir);
+    const out = await step(
+      'the compiled example',
+      30_000,
+      process.execPath,
+      [join(dir, 'example.js'), `${server.origin}/api/svc/v3`],
+      dir,
+    );
     expect(JSON.parse(out.stdout)).toEqual({
       names: ['alpha', 'beta', 'gamma'],
       task: 'SUCCEEDED',

@@ -9,6 +9,7 @@ import {
   createElementClient,
   createObjectsClient,
   InvalidResponseError,
+  NetworkError,
   PaginationError,
   RequestTimeoutError,
   unwrap,
@@ -276,6 +277,31 @@ describe('redirects of writes', () => {
   });
 });
 
+describe('failures that cannot heal are not retried', () => {
+  it('answer headers over the parser limit fail at once with NetworkError kind headers-too-large', async () => {
+    const s = await raw((socket) =>
+      socket.end(head('200 OK', { 'Content-Type': 'application/json', 'X-Padding': 'x'.repeat(64 * 1024) }) + '{}'),
+    );
+    const retry = { retries: 3, minDelayMs: 400, maxDelayMs: 400 };
+    const error = await getImage(central(s.origin, { retry })).catch((e) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ kind: 'headers-too-large', code: 'UND_ERR_HEADERS_OVERFLOW', attempts: 1 });
+    expect(error.message).toMatch(
+      /^images_get \(GET \/images\/\{uuid\}\): the answer's headers are larger than the HTTP parser accepts \(UND_ERR_HEADERS_OVERFLOW; .*\); not retried$/,
+    );
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('a refused connection is still retried (it may heal)', async () => {
+    const s = await raw((socket) => socket.destroy());
+    const retry = { retries: 2, minDelayMs: 1, maxDelayMs: 2 };
+    const error = await getImage(central(s.origin, { retry })).catch((e) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ kind: 'connection', attempts: 3 });
+    expect(s.requests).toHaveLength(3);
+  });
+});
+
 describe('paging against a server that ignores the offset', () => {
   it('stops with PaginationError when a page repeats', async () => {
     const entities = [{ metadata: { kind: 'image', uuid: IMAGE } }, { metadata: { kind: 'image', uuid: TASK } }];
@@ -288,7 +314,7 @@ describe('paging against a server that ignores the offset', () => {
     })().catch((e) => e);
     expect(error).toBeInstanceOf(PaginationError);
     expect(error.message).toBe(
-      'images_list (POST /images/list): page at offset 2 repeats entities already seen: the server ignores offset',
+      `images_list (POST /images/list): page at offset 2 repeats an entity already seen (${IMAGE}): the server ignores offset or its pages overlap`,
     );
     expect(got).toHaveLength(2);
     expect(s.seen).toHaveLength(2);
@@ -306,6 +332,86 @@ describe('paging against a server that ignores the offset', () => {
     })().catch((e) => e);
     expect(error).toBeInstanceOf(PaginationError);
     expect(error.message).toContain('brings 5 entities, past the total of 3 it announces');
+  });
+
+  /** Runs a paging loop to its end: what it yielded, and how it stopped. */
+  async function drain<E>(iterator: AsyncIterable<E>): Promise<{ got: E[]; error: unknown }> {
+    const got: E[] = [];
+    try {
+      for await (const e of iterator) got.push(e);
+      return { got, error: undefined };
+    } catch (error) {
+      return { got, error };
+    }
+  }
+  const uuidAt = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+
+  it('stops at maxItems (100 000 by default) against a server announcing endless entities', async () => {
+    // A billion entities announced, each page fresh UUIDs: only the item limit ends the loop.
+    const s = await serve((req, res) => {
+      const { offset, length } = JSON.parse(req.body.toString());
+      const entities = Array.from({ length }, (_, i) => ({ metadata: { kind: 'image', uuid: uuidAt(offset + i) } }));
+      json(res, 200, { api_version: '3.1', metadata: { total_matches: 1_000_000_000 }, entities });
+    });
+    const { got, error } = await drain(central(s.origin).paginate('/images/list', {}, { pageSize: 40, maxItems: 100 }));
+    expect(error).toBeInstanceOf(PaginationError);
+    expect((error as Error).message).toBe(
+      'images_list (POST /images/list): page at offset 100 would pass maxItems (100 entities yielded); raise maxItems or narrow the query',
+    );
+    expect(got).toHaveLength(100);
+    expect(new Set(got.map((e) => e.metadata.uuid)).size).toBe(100);
+    expect(s.seen).toHaveLength(3);
+    // the default: 100 000 yielded, then the error (1 000 pages of 100 on loopback)
+    const big = await drain(central(s.origin).paginate('/images/list', {}, { pageSize: 1000 }));
+    expect(big.error).toBeInstanceOf(PaginationError);
+    expect(big.got).toHaveLength(100_000);
+  }, 120_000);
+
+  it('never yields a duplicate: overlapping pages stop with PaginationError', async () => {
+    // Pages of 10 that move on by 9: each page repeats the last entity of the one before.
+    const s = await serve((req, res) => {
+      const { offset, length } = JSON.parse(req.body.toString());
+      const from = Math.max(0, offset - offset / 10);
+      const entities = Array.from({ length }, (_, i) => ({ metadata: { kind: 'image', uuid: uuidAt(from + i) } }));
+      json(res, 200, { api_version: '3.1', metadata: { total_matches: 1000 }, entities });
+    });
+    const { got, error } = await drain(central(s.origin).paginate('/images/list', {}, { pageSize: 10 }));
+    expect(error).toBeInstanceOf(PaginationError);
+    expect((error as Error).message).toContain(`page at offset 10 repeats an entity already seen (${uuidAt(9)})`);
+    expect(got.map((e) => e.metadata.uuid)).toEqual(Array.from({ length: 10 }, (_, i) => uuidAt(i)));
+  });
+
+  it('refuses a page that holds the same entity twice, before yielding any of it', async () => {
+    const twice = { metadata: { kind: 'image', uuid: IMAGE } };
+    const s = await serve((req, res) =>
+      json(res, 200, { api_version: '3.1', metadata: { total_matches: 2 }, entities: [twice, twice] }),
+    );
+    const { got, error } = await drain(central(s.origin).paginate('/images/list'));
+    expect(error).toBeInstanceOf(PaginationError);
+    expect(got).toEqual([]);
+  });
+
+  it('stops with PaginationError at an empty page before total_matches', async () => {
+    const s = await serve((req, res) => {
+      const { offset, length } = JSON.parse(req.body.toString());
+      const entities =
+        offset === 0 ? Array.from({ length }, (_, i) => ({ metadata: { kind: 'image', uuid: uuidAt(i) } })) : [];
+      json(res, 200, { api_version: '3.1', metadata: { total_matches: 1000 }, entities });
+    });
+    const { got, error } = await drain(central(s.origin).paginate('/images/list'));
+    expect(error).toBeInstanceOf(PaginationError);
+    expect((error as Error).message).toBe(
+      'images_list (POST /images/list): page at offset 100 is empty, but the server announces 1000 entities: the list ends early',
+    );
+    expect(got).toHaveLength(100);
+  });
+
+  it('checks maxItems when the iterator is made', () => {
+    const client = central('http://127.0.0.1:9');
+    for (const maxItems of [0, -1, 1.5, Number.NaN])
+      expect(() => client.paginate('/images/list', {}, { maxItems })).toThrow(
+        /argument "maxItems" must be a positive integer or Infinity/,
+      );
   });
 
   it('stops the groups listing too', async () => {

@@ -370,6 +370,37 @@ describe('middleware sees a request it can use', () => {
   });
 });
 
+describe("openapi-fetch's own seams", () => {
+  it('middleware gets a real Request: new Request(request) keeps method, headers and body', async () => {
+    const s = await serve((req, res) =>
+      json(res, 200, { api_version: '3.1', metadata: { total_matches: 0 }, entities: [] }),
+    );
+    const real: boolean[] = [];
+    const client = central(s);
+    client.use({
+      onRequest({ request }) {
+        real.push(request instanceof Request);
+        const copy = new Request(request);
+        copy.headers.set('X-Copied', 'yes');
+        return copy;
+      },
+    });
+    await unwrap(client.POST('/images/list', { body: { kind: 'image', length: 7 } }));
+    expect(real).toEqual([true]);
+    expect(s.seen[0]!.headers['x-copied']).toBe('yes');
+    expect(s.seen[0]!.headers.authorization).toBe(`Basic ${AUTH_B64}`);
+    expect(JSON.parse(s.seen[0]!.body.toString())).toEqual({ kind: 'image', length: 7 });
+  });
+
+  it("keeps openapi-fetch's methods: GET, POST, use, eject are the library's own", async () => {
+    const { default: createClient } = await import('openapi-fetch');
+    const plain = createClient({ baseUrl: 'http://127.0.0.1:9' });
+    const client = createCentralClient({ baseUrl: 'http://127.0.0.1:9/api/svc/v3', username: 'u', password: 'p' });
+    for (const name of ['GET', 'POST', 'PUT', 'DELETE', 'request', 'use', 'eject'] as const)
+      expect(String(client[name]), name).toBe(String(plain[name]));
+  });
+});
+
 describe('HTTPS with a self-signed certificate', () => {
   async function tlsServer() {
     const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
@@ -391,13 +422,19 @@ describe('HTTPS with a self-signed certificate', () => {
     retry: false as const,
   });
 
-  it('verifies certificates by default: a self-signed server is refused', async () => {
+  it('verifies certificates by default: a self-signed server is refused at once, naming ca and insecureSkipTlsVerify', async () => {
     const { s } = await tlsServer();
-    const error = await createElementClient(opts(s.port))
+    // Retries on: a certificate that is not trusted is not retried all the same.
+    const error = await createElementClient({ ...opts(s.port), retry: { retries: 3, minDelayMs: 400 } })
       .GET('/v2.0/storage_containers')
       .catch((e) => e);
     expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ kind: 'tls', code: 'DEPTH_ZERO_SELF_SIGNED_CERT', attempts: 1 });
+    expect(error.message).toBe(
+      `storage_containers_list_v2_0 (GET /v2.0/storage_containers): TLS verification failed (DEPTH_ZERO_SELF_SIGNED_CERT): the server's certificate is not trusted. Pass its certificate as the "ca" option (PEM), or set "insecureSkipTlsVerify: true" for a lab system you trust; not retried`,
+    );
     expect(s.seen).toHaveLength(0);
+    expectNoCredentials(error);
   });
 
   it('works with insecureSkipTlsVerify, through host and port', async () => {

@@ -70,7 +70,7 @@ describe('npm run simulator', () => {
       const { code, out } = await run(args);
       expect(code).toBe(2);
       expect(out()).toMatch(message);
-      expect(out()).toMatch(/^Usage: npm run simulator/m);
+      expect(out()).toMatch(/^Usage: svc-simulator/m);
     }
   });
 

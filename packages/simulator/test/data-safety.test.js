@@ -111,6 +111,17 @@ describe('a full disk', () => {
     expect(retried.status).toBe(200);
   });
 
+  it('answers any other error 500 without a path of the data directory or a credential', () => {
+    const fs = Object.assign(new Error("ENOENT: no such file or directory, rename '/srv/data/images/x.part'"), {
+      code: 'ENOENT',
+      syscall: 'rename',
+    });
+    expect(toHttpError(fs, ['/srv/data']).message).toBe('Internal error: ENOENT (rename)');
+    const other = new Error('cannot read /srv/data/state.sqlite with s3cret at http://u:pw@h/x');
+    const message = toHttpError(other, ['/srv/data', 's3cret']).message;
+    expect(message).not.toMatch(/\/srv\/data|s3cret|pw@/);
+  });
+
   it('maps a full SQLite database to 507 too, never its raw message', () => {
     const error = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
     const mapped = toHttpError(error, []);

@@ -292,6 +292,63 @@ describe('fuzz: stateful checks', () => {
   });
 });
 
+describe('fuzz: stateful checks of object stores', () => {
+  it('ensure_resource_availability and use_after_free: a created store is readable, a deleted one gone', async () => {
+    const cluster = (
+      await t.call('POST', '/api/svc/v3/clusters/list', { body: { kind: 'cluster', filter: 'name==cluster-01' } })
+    ).body.entities[0].metadata.uuid;
+    const subnets = (await t.call('POST', '/api/svc/v3/subnets/list', { body: { kind: 'subnet' } })).body.entities.map(
+      (s) => s.metadata.uuid,
+    );
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/), async (name) => {
+        n += 1;
+        const created = await t.call('POST', '/oss/api/svc/v3/objectstores', {
+          body: {
+            api_version: '3.0',
+            metadata: { kind: 'objectstore' },
+            spec: {
+              name: `${name}-${n}`,
+              resources: {
+                domain: 'objects.example.com',
+                num_worker_nodes: 1,
+                cluster_reference: { kind: 'cluster', uuid: cluster },
+                buckets_infra_network_dns: '10.10.110.10',
+                buckets_infra_network_vip: '10.10.110.11',
+                buckets_infra_network_reference: { kind: 'subnet', uuid: subnets[0] },
+                client_access_network_reference: { kind: 'subnet', uuid: subnets[1] },
+                client_access_network_ip_list: ['10.10.120.21'],
+                aggregate_resources: { total_vcpu_count: 10, total_memory_size_mib: 32768, total_capacity_gib: 100 },
+              },
+            },
+          },
+        });
+        expect(created.status).toBe(202);
+        const uuid = created.body.metadata.uuid;
+        expect((await t.call('GET', `/oss/api/svc/v3/objectstores/${uuid}`)).status).toBe(200);
+        const task = await t.call('POST', '/api/svc/v3/tasks/list', {
+          body: { kind: 'task', filter: `entity_uuid==${uuid}` },
+        });
+        await waitTask(t.call, task.body.entities[0].uuid);
+        expect((await t.call('DELETE', `/oss/api/svc/v3/objectstores/${uuid}`)).status).toBe(202);
+        const tasks = await t.call('POST', '/api/svc/v3/tasks/list', {
+          body: { kind: 'task', filter: `entity_uuid==${uuid};operation_type==delete_objectstore` },
+        });
+        await waitTask(t.call, tasks.body.entities[0].uuid);
+        expect((await t.call('GET', `/oss/api/svc/v3/objectstores/${uuid}`)).status).toBe(404);
+        expect((await t.call('DELETE', `/oss/api/svc/v3/objectstores/${uuid}`)).status).toBe(404);
+        const groups = await t.call('POST', '/oss/api/svc/v3/groups', {
+          body: { entity_type: 'objectstore', group_member_attributes: [{ attribute: 'name' }] },
+        });
+        expect(groups.body.group_results[0].entity_results.map((e) => e.entity_id)).not.toContain(uuid);
+        expect(t.violations).toEqual([]);
+      }),
+      { numRuns: Math.max(3, Math.round(RUNS / 100)), seed: SEED },
+    );
+  });
+});
+
 describe('fuzz: ignored_auth', () => {
   it('refuses every operation without credentials or with a wrong password (401)', async () => {
     const wrong = `Basic ${Buffer.from('admin:not-the-password').toString('base64')}`;

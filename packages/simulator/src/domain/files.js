@@ -29,7 +29,7 @@ const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS', '
  * @returns {Readable}
  */
 function detached(source) {
-  const copy = new PassThrough({ highWaterMark: 1 << 20 });
+  const copy = new PassThrough();
   const early = () => {
     if (!source.readableEnded) copy.destroy(new Error('the connection closed before the end of the body'));
   };

@@ -71,8 +71,9 @@ export function openStore(file) {
     if (!m) {
       m = new Map(
         listStmt.all(kind).map((row) => {
-          const d = JSON.parse(row.doc);
-          return [row.uuid, d];
+          // both columns are TEXT NOT NULL
+          const d = JSON.parse(String(row.doc));
+          return [String(row.uuid), d];
         }),
       );
       cache.set(kind, m);
