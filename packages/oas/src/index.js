@@ -4,7 +4,7 @@
 import { deref, isObject, resolveRef } from './ref.js';
 
 export { IDEMPOTENT_EXTENSION, isReadOnly } from './read-only.js';
-export { deref, getIn, isObject, pointerToPath, resolveRef } from './ref.js';
+export { deref, isObject, resolveRef } from './ref.js';
 
 /** The HTTP methods a path item may hold, in the order OpenAPI lists them. */
 export const HTTP_METHODS = /** @type {const} */ ([

@@ -15,7 +15,7 @@ export const isObject = (value) => value !== null && typeof value === 'object' &
  * @param {unknown} ref
  * @returns {string[] | null} `null` for a reference that is not local or not a valid pointer
  */
-export function pointerToPath(ref) {
+function pointerToPath(ref) {
   if (typeof ref !== 'string' || !ref.startsWith('#')) return null;
   const fragment = ref.slice(1);
   if (fragment === '') return [];
@@ -28,20 +28,6 @@ export function pointerToPath(ref) {
   } catch {
     return null;
   }
-}
-
-/**
- * @param {unknown} root
- * @param {ReadonlyArray<string | number>} path
- * @returns {any} the value at `path`, or `undefined`
- */
-export function getIn(root, path) {
-  let current = /** @type {any} */ (root);
-  for (const segment of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = current[segment];
-  }
-  return current;
 }
 
 /**
@@ -68,7 +54,10 @@ export function resolveRef(doc, node, path = null) {
         path: where,
         problem: `$ref ${ref}: only local references (#/...) are supported in a bundle`,
       };
-    value = getIn(doc, target);
+    value = target.reduce(
+      (/** @type {any} */ node, key) => (node !== null && typeof node === 'object' ? node[key] : undefined),
+      doc,
+    );
     where = target;
     if (value === undefined) return { value, path: where, problem: `$ref ${ref} does not resolve` };
   }
