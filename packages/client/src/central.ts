@@ -45,6 +45,45 @@ export type CentralListEntity<P extends CentralListPath> = NonNullable<
 /** The request body of a v3 list call. */
 export type CentralListRequest<P extends CentralListPath> = PostBody<paths, P>;
 
+/**
+ * One sub-request of {@link CentralWorkflows.batch}, typed by `operation` and the path it names.
+ * `path_and_params` carries the API base path: this service's (`/api/svc/v3/images`) or
+ * production's (`/api/nutanix/v3/images`); the service routes either.
+ */
+export type CentralBatchRequest =
+  | { operation: 'POST'; path_and_params: `${string}/v3/images`; body: CentralSchemas['ImageIntentInput'] }
+  | { operation: 'POST'; path_and_params: `${string}/v3/images/migrate`; body: CentralSchemas['ImageMigrateInput'] }
+  | { operation: 'POST'; path_and_params: `${string}/v3/images/list`; body: CentralSchemas['ImageListRequest'] }
+  | { operation: 'GET'; path_and_params: `${string}/v3/images/${string}` }
+  | { operation: 'PUT'; path_and_params: `${string}/v3/images/${string}`; body: CentralSchemas['ImageIntentInput'] }
+  | { operation: 'DELETE'; path_and_params: `${string}/v3/images/${string}` };
+
+/** The body a sub-request answers on success, by its operation and path (images_create -> `ImageIntentResponse`, ...). */
+export type CentralBatchBody<R> = R extends { operation: 'POST'; path_and_params: `${string}/images/migrate` }
+  ? CentralSchemas['ImageMigrateResponse']
+  : R extends { operation: 'POST'; path_and_params: `${string}/images/list` }
+    ? CentralSchemas['ImageListResponse']
+    : R extends { operation: 'DELETE' }
+      ? CentralSchemas['ImageDeleteResponse']
+      : CentralSchemas['ImageIntentResponse'];
+
+/**
+ * The answer to one sub-request: `status` is the HTTP status as a number and `ok` says whether
+ * it is 2xx; `api_response` is then the body the call answers alone, else the v3 error body.
+ */
+export type CentralBatchResult<R> =
+  | { ok: true; status: number; path_and_params: string; api_response: CentralBatchBody<R> }
+  | { ok: false; status: number; path_and_params: string; api_response: CentralSchemas['ErrorResponse'] };
+
+/** Options of {@link CentralWorkflows.batch}. */
+export interface CentralBatchOptions {
+  /** `CONTINUE` (default) runs every sub-request; `ABORT` stops at the first failure (the rest get no answer). */
+  actionOnFailure?: 'CONTINUE' | 'ABORT';
+  /** `SEQUENTIAL` (default) runs them in order; `NON_SEQUENTIAL` lets the service choose. */
+  executionOrder?: 'SEQUENTIAL' | 'NON_SEQUENTIAL';
+  signal?: AbortSignal;
+}
+
 /** Options of calls that wait for a task: the wait options plus `onProgress` with the v3 task. */
 export type CentralWaitOptions = WaitOptions<Task>;
 
@@ -104,6 +143,32 @@ export interface CentralWorkflows {
    */
   deleteImage(uuid: string, options?: CentralWaitOptions): Promise<SucceededTask>;
   /**
+   * Runs several v3 calls in one request (`POST /batch`, batch_create) and returns one result per
+   * sub-request, in order, each typed by its request. A refused sub-request is a result with
+   * `ok: false` and the error body, not a rejection; an `api_response` production sends as a JSON
+   * string is parsed. Not retried (the sub-requests may create entities).
+   * @param requests the sub-requests (at least one)
+   * @throws {InvalidArgumentError} when `requests` is empty or not an array
+   * @throws {ApiError} when the batch itself is refused (401, 422 for a malformed batch body)
+   * @throws {WorkflowError} when a sub-request's answer carries no numeric `status`
+   */
+  batch<const R extends readonly CentralBatchRequest[]>(
+    requests: R,
+    options?: CentralBatchOptions,
+  ): Promise<{ -readonly [K in keyof R]: CentralBatchResult<R[K]> }>;
+  /**
+   * Reads one cluster (`GET /clusters/{uuid}`, clusters_get): `metadata`, `spec` and `status`
+   * as in the cluster list.
+   * @throws {InvalidArgumentError} when `uuid` is not a UUID; {ApiError} (404 for an unknown cluster)
+   */
+  getCluster(uuid: string, options?: { signal?: AbortSignal }): Promise<CentralSchemas['ClusterIntentResponse']>;
+  /**
+   * Reads one subnet (`GET /subnets/{uuid}`, subnets_get): `metadata`, `spec` and `status` as in
+   * the subnet list.
+   * @throws {InvalidArgumentError} when `uuid` is not a UUID; {ApiError} (404 for an unknown subnet)
+   */
+  getSubnet(uuid: string, options?: { signal?: AbortSignal }): Promise<CentralSchemas['SubnetIntentResponse']>;
+  /**
    * Uploads an image's bytes (`PUT /images/{uuid}/file`, images_upload_file) as a stream: memory
    * stays flat whatever the size. Not retried.
    * @param file a file path, Blob, bytes, web stream, or Node stream / async iterable of bytes
@@ -133,7 +198,8 @@ const v3Verdict = (task: Task): TaskVerdict =>
 /**
  * Creates a client of the central endpoint's v3 API (images, tasks, clusters, subnets, services)
  * with basic auth, plus the workflows {@link CentralWorkflows} (`waitForTask`, `abortTask`,
- * `enableObjectsService`, `paginate`, `createImageFromUrl`, `deleteImage`, `uploadImageFile`).
+ * `enableObjectsService`, `paginate`, `createImageFromUrl`, `deleteImage`, `uploadImageFile`, `batch`,
+ * `getCluster`, `getSubnet`).
  *
  * Every raw call is typed from the spec: `client.POST('/images/list', { body: { kind: 'image' } })`
  * resolves to `{ data, error, response }` (use {@link unwrap} to get the data or an `ApiError`).
@@ -244,6 +310,51 @@ export function createCentralClient(options: ClientOptions): CentralClient {
         client.DELETE('/images/{uuid}', { params: { path: { uuid } }, signal: waitOptions?.signal }),
       );
       return workflows.waitForTask(taskOf(deleted.status, 'images_delete'), waitOptions);
+    },
+    async batch(requests, batchOptions) {
+      if (!Array.isArray(requests) || requests.length === 0)
+        throw new InvalidArgumentError('requests', 'must be a non-empty array of { operation, path_and_params, body }');
+      const answer = await unwrap(
+        client.POST('/batch', {
+          body: {
+            action_on_failure: batchOptions?.actionOnFailure ?? 'CONTINUE',
+            execution_order: batchOptions?.executionOrder ?? 'SEQUENTIAL',
+            api_version: '3.0',
+            api_request_list: requests.map((r) => ({ ...r }) as CentralSchemas['BatchApiRequest']),
+          },
+          signal: batchOptions?.signal,
+        }),
+      );
+      return (answer.api_response_list ?? []).map((entry, i) => {
+        const status = Number(entry.status);
+        if (!Number.isInteger(status))
+          throw new WorkflowError(
+            `batch_create: api_response_list[${i}].status is ${JSON.stringify(entry.status)}, not an HTTP status`,
+          );
+        let body = entry.api_response;
+        // some production versions send the sub-answer as a JSON string
+        if (typeof body === 'string') {
+          try {
+            body = JSON.parse(body);
+          } catch {
+            // not JSON: keep the text as it came
+          }
+        }
+        return {
+          ok: status >= 200 && status < 300,
+          status,
+          path_and_params: entry.path_and_params,
+          api_response: body,
+        };
+      }) as never;
+    },
+    async getCluster(uuid, getOptions) {
+      checkUuid('uuid', uuid);
+      return unwrap(client.GET('/clusters/{uuid}', { params: { path: { uuid } }, signal: getOptions?.signal }));
+    },
+    async getSubnet(uuid, getOptions) {
+      checkUuid('uuid', uuid);
+      return unwrap(client.GET('/subnets/{uuid}', { params: { path: { uuid } }, signal: getOptions?.signal }));
     },
     async uploadImageFile(uuid, file, uploadOptions) {
       checkUuid('uuid', uuid);

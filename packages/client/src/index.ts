@@ -1,6 +1,10 @@
 export type { BinaryBody } from './binary.js';
 export { isBinaryBody } from './binary.js';
 export type {
+  CentralBatchBody,
+  CentralBatchOptions,
+  CentralBatchRequest,
+  CentralBatchResult,
   CentralClient,
   CentralListEntity,
   CentralListRequest,

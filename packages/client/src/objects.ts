@@ -18,6 +18,12 @@ export type ObjectsSchemas = components['schemas'];
 /** Workflow methods of the object store client. */
 export interface ObjectsWorkflows {
   /**
+   * Lists every object store (`GET /objectstores/list`, objectstores_list) with its `metadata`,
+   * `spec` and `status`: what automation polls after a create until the new store's name appears.
+   * @throws {ApiError} when the call fails (after the retries of read-only calls)
+   */
+  listObjectStores(options?: { signal?: AbortSignal }): Promise<ObjectsSchemas['ObjectstoreListResponse']['specs']>;
+  /**
    * Iterates the entities of the groups listing (`POST /groups`, groups_list), asking
    * `group_member_count` = `pageSize` per call from `group_member_offset` until
    * `filtered_entity_count` are seen or a page is empty.
@@ -78,7 +84,7 @@ export type ObjectsClient = Client<paths> & ObjectsWorkflows;
 
 /**
  * Creates a client of the object store API with basic auth (the central endpoint's
- * credentials), plus {@link ObjectsWorkflows} (`paginateGroups`, `paginateBuckets`).
+ * credentials), plus {@link ObjectsWorkflows} (`listObjectStores`, `paginateGroups`, `paginateBuckets`).
  *
  * @param options `baseUrl` including `/oss/api/svc/v3` (e.g. `https://pc:9440/oss/api/svc/v3`)
  *   or `host` (+ `port`); `username`, `password`; see {@link ClientOptions}.
@@ -89,6 +95,10 @@ export type ObjectsClient = Client<paths> & ObjectsWorkflows;
 export function createObjectsClient(options: ClientOptions): ObjectsClient {
   const { client } = createCore<paths>('objects', options);
   const workflows: ObjectsWorkflows = {
+    async listObjectStores(listOptions) {
+      const answer = await unwrap(client.GET('/objectstores/list', { signal: listOptions?.signal }));
+      return answer.specs ?? [];
+    },
     paginateGroups(body, pageOptions) {
       const limits = pageLimitsOf(pageOptions);
       if (body === null || typeof body !== 'object' || typeof body.entity_type !== 'string') {

@@ -7,6 +7,8 @@ import { contract, coverageTest, credentials, errorStatusSuite } from './contrac
 
 const IMAGE = '0e09cf83-ac68-4f28-af70-6df9a43df4f0';
 const TASK = '5a0bd1c7-2f4e-4b9a-8c3d-6e7f8091a2b3';
+const CLUSTER = '0005ce15-3f3c-a8ce-3802-043f72bf18a6';
+const SUBNET = 'a3f7c2e1-6b4d-4d8a-9e15-7c2b8f0d3a91';
 
 const c = contract('central', (baseUrl) => createCentralClient({ baseUrl, ...credentials }));
 const client = () => c.client();
@@ -170,6 +172,60 @@ describe('central: success responses', () => {
     });
     expect(response.status).toBe(200);
     c.expectConforms(op, 200, data);
+  });
+
+  it('clusters_get: GET /clusters/{uuid} fills the path parameter and reads the cluster', async () => {
+    const op = cover('clusters_get');
+    const { data, response } = await client().GET('/clusters/{uuid}', { params: { path: { uuid: CLUSTER } } });
+    expect(response.status).toBe(200);
+    c.expectSent({ method: 'GET', url: `/clusters/${CLUSTER}` });
+    c.expectConforms(op, 200, data);
+  });
+
+  it('subnets_get: GET /subnets/{uuid} fills the path parameter and reads the subnet', async () => {
+    const op = cover('subnets_get');
+    const { data, response } = await client().GET('/subnets/{uuid}', { params: { path: { uuid: SUBNET } } });
+    expect(response.status).toBe(200);
+    c.expectSent({ method: 'GET', url: `/subnets/${SUBNET}` });
+    c.expectConforms(op, 200, data);
+  });
+
+  it('images_migrate: POST /images/migrate sends the cluster and reads the 202 task', async () => {
+    const op = cover('images_migrate');
+    const { data, response } = await client().POST('/images/migrate', {
+      body: { image_reference_list: [], cluster_reference: { kind: 'cluster', uuid: CLUSTER, name: 'string' } },
+    });
+    expect(response.status).toBe(202);
+    c.expectSent({ method: 'POST', url: '/images/migrate', contentType: 'application/json' });
+    c.expectConforms(op, 202, data);
+  });
+
+  it('batch_create: POST /batch sends the sub-requests and reads their answers', async () => {
+    const op = cover('batch_create');
+    const { data, response } = await client().POST('/batch', {
+      body: {
+        action_on_failure: 'CONTINUE',
+        execution_order: 'SEQUENTIAL',
+        api_version: '3.0',
+        api_request_list: [
+          {
+            operation: 'POST',
+            path_and_params: '/api/nutanix/v3/images',
+            body: { metadata: { kind: 'image' }, spec: { name: 'x', resources: { image_type: 'DISK_IMAGE' } } },
+          },
+        ],
+      },
+    });
+    expect(response.status).toBe(200);
+    c.expectSent({ method: 'POST', url: '/batch', contentType: 'application/json' });
+    c.expectConforms(op, 200, data);
+  });
+
+  it('list bodies: the mock takes null sort_order and sort_attribute and an empty filter', async () => {
+    const { response } = await client().POST('/subnets/list', {
+      body: { kind: 'subnet', offset: 0, filter: '', length: 500, sort_order: null, sort_attribute: null },
+    });
+    expect(response.status).toBe(200);
   });
 
   coverageTest(c);

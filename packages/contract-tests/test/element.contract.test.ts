@@ -54,6 +54,16 @@ describe('element v0.8: success responses', () => {
     c.expectConforms(op, 200, data);
   });
 
+  it('images_upload_v0_8: takes the container by its numeric id (the number after :: in its v2.0 id)', async () => {
+    const { response } = await client().PUT('/v0.8/images/{uuid}/upload', {
+      params: { path: { uuid: IMAGE }, header: { 'X-Svc-Destination-Container': '1234' } },
+      body: new Uint8Array([1, 2, 3, 4]),
+      headers: { 'Content-Type': 'application/octet-stream' },
+    });
+    expect(response.status).toBe(200);
+    c.expectSent({ method: 'PUT', url: `/v0.8/images/${IMAGE}/upload`, contentType: 'application/octet-stream' });
+  });
+
   it('images_delete_v0_8: DELETE /v0.8/images/{uuid} reads the task', async () => {
     const op = c.cover('images_delete_v0_8');
     const { data, response } = await client().DELETE('/v0.8/images/{uuid}', { params: { path: { uuid: IMAGE } } });

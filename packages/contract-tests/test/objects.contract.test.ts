@@ -46,6 +46,14 @@ describe('objects: success responses', () => {
     c.expectConforms(op, 200, data);
   });
 
+  it('objectstores_list: GET /objectstores/list reads every store under specs', async () => {
+    const op = c.cover('objectstores_list');
+    const { data, response } = await client().GET('/objectstores/list');
+    expect(response.status).toBe(200);
+    c.expectSent({ method: 'GET', url: '/objectstores/list' });
+    c.expectConforms(op, 200, data);
+  });
+
   it('objectstores_delete: DELETE /objectstores/{uuid} fills the path parameter', async () => {
     c.cover('objectstores_delete');
     const { response } = await client().DELETE('/objectstores/{uuid}', { params: { path: { uuid: STORE } } });

@@ -6,11 +6,14 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { parse as parseYaml } from 'yaml';
+import { checkTopology } from './domain/topology.js';
 import { DEFAULT_DATA_DIR, parseFaults, startSimulator } from './index.js';
 
 const USAGE = `Usage: svc-simulator [--host 127.0.0.1] [--port 9440] [--data DIR] [--user admin] [--password P]
          [--task-seconds 3] [--http] [--cert FILE --key FILE] [--faults 503=R,429=R,latency=MS,task-fail=R] [--seed N]
-         [--print-env] [--ready-file FILE]
+         [--print-env] [--ready-file FILE] [--topology FILE]
+--topology FILE: the clusters and subnets, JSON or YAML (the default is in the simulator's README).
 Password: --password, else $SVC_SIM_PASSWORD, else one is generated and printed once.
 --print-env: stdout is only SVC_SIM_URL=..., SVC_SIM_USER=..., SVC_SIM_CA=<PEM file> (HTTPS) lines, once listening.
 --ready-file FILE: the same lines written to FILE once listening (removed at stop).
@@ -35,6 +38,7 @@ function options(argv) {
       seed: { type: 'string' },
       'print-env': { type: 'boolean', default: false },
       'ready-file': { type: 'string' },
+      topology: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -64,8 +68,24 @@ function options(argv) {
     if (!/^\d+$/.test(values.seed) || seed > 2 ** 32)
       throw new Error(`--seed must be an integer 0-4294967296, not "${values.seed}"`);
   }
+  let topology;
+  if (values.topology !== undefined) {
+    let text;
+    try {
+      text = readFileSync(values.topology, 'utf8');
+    } catch (e) {
+      throw new Error(`--topology must name a readable JSON or YAML file; ${values.topology}: ${e.code ?? e.message}`);
+    }
+    try {
+      // YAML 1.2 reads JSON as well
+      topology = checkTopology(parseYaml(text));
+    } catch (e) {
+      throw new Error(`--topology ${values.topology}: ${e.message}`);
+    }
+  }
   return {
     help: values.help,
+    topology,
     host: values.host,
     port,
     dataDir: values.data,

@@ -31,6 +31,8 @@ const DRAIN_LIMIT = 256 * 1024 * 1024;
  * @property {string} origin       the origin the client used, e.g. `https://127.0.0.1:9440`
  * @property {string} user         the basic-auth user
  * @property {() => AbortSignal} gone  aborted when the client goes away (for long polls)
+ * @property {(sub: { method: string, path: string, body?: any }) => Promise<{ status: number, body?: any }>} dispatch
+ *   runs a sub-request of a batch through the same pipeline (already authenticated)
  */
 
 /** The body production sends with a 401: an HTML page, not JSON. */
@@ -177,6 +179,16 @@ function drain(req) {
 }
 
 const mediaType = (header) => (header ?? '').split(';')[0].trim().toLowerCase();
+/** `/api/svc//v3/batch` -> `/api/svc/v3/batch`, as production's gateway reads it. */
+const collapseSlashes = (pathname) => pathname.replace(/\/{2,}/g, '/');
+/** The query as an object; a repeated key (`entityUuids=a&entityUuids=b`, form style) becomes an array. */
+function queryOf(searchParams) {
+  const query = {};
+  for (const [key, value] of searchParams) query[key] = key in query ? [query[key], value].flat() : value;
+  return query;
+}
+/** The 401 of an API without its own (the element-level API's): production's HTML page. */
+const unauthorizedPage = () => ({ type: 'text/html;charset=utf-8', body: UNAUTHORIZED_PAGE });
 
 /**
  * Makes the request listener.
@@ -207,6 +219,94 @@ export function createListener({ apis, domain, user, password, faults, secrets, 
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
+  const mountOf = (pathname) => mounts.find((m) => pathname === m.base || pathname.startsWith(`${m.base}/`));
+  const noApiAt = (pathname) =>
+    new HttpError(
+      404,
+      'ENTITY_NOT_FOUND',
+      `No API is served at ${pathname}; the base paths are ${mounts.map((m) => m.base).join(', ')}`,
+    );
+
+  /** The operation a request names; 405 (with Allow) or 404 when there is none. */
+  function operationOf(api, request) {
+    const operation = api.backend.router.matchOperation(request);
+    if (operation) return operation;
+    const allowed = HTTP_METHODS.filter((m) => api.backend.router.matchOperation({ ...request, method: m }));
+    throw allowed.length
+      ? new HttpError(
+          405,
+          'INVALID_REQUEST',
+          `${request.method.toUpperCase()} is not an operation of ${request.path}`,
+          undefined,
+          {
+            allow: allowed.map((m) => m.toUpperCase()).join(', '),
+          },
+        )
+      : new HttpError(404, 'ENTITY_NOT_FOUND', `No operation at ${request.path}`);
+  }
+
+  /**
+   * Runs one sub-request of a batch through the same routing, validation and handlers as a
+   * direct call (already authenticated by the batch). `path` may carry production's base path
+   * (`/api/nutanix/v3/...`), repeated slashes and no leading slash.
+   * @param {{ method: string, path: string, body?: any }} sub
+   * @param {{ origin: string, gone: () => AbortSignal }} from  the batch request's
+   * @returns {Promise<{ status: number, body?: any }>} the answer, or the API's error body
+   */
+  async function dispatch(sub, from) {
+    const url = new URL(`/${sub.path}`.replace(/^\/+/, '/'), 'http://local');
+    const pathname = collapseSlashes(url.pathname).replace(/^(\/oss)?\/api\/nutanix\//, '$1/api/svc/');
+    const method = sub.method.toLowerCase();
+    let api;
+    let operationId;
+    try {
+      const mount = mountOf(pathname);
+      if (!mount) throw noApiAt(pathname);
+      api = mount.api;
+      const path = pathname.slice(mount.base.length) || '/';
+      const headers = { 'content-type': 'application/json' };
+      const request = { method, path, headers, query: queryOf(url.searchParams) };
+      const operation = operationOf(api, request);
+      operationId = operation.operationId;
+      const content = operation.requestBody?.content ?? {};
+      if (!content['application/json'] && operation.requestBody)
+        throw new HttpError(400, 'INVALID_REQUEST', `${operationId} takes a binary body and cannot be part of a batch`);
+      if (operationId === 'batch_create') throw new HttpError(400, 'INVALID_REQUEST', 'a batch cannot contain a batch');
+      const body = sub.body;
+      if (body === undefined && operation.requestBody?.required)
+        throw validationError(api.adapter.validationStatus, [
+          { instancePath: '/requestBody', keyword: 'required', params: {}, message: 'a JSON request body is required' },
+        ]);
+      const result = api.backend.validator.validateRequest({ ...request, body }, operation);
+      if (!result.valid) throw validationError(api.adapter.validationStatus, result.errors ?? []);
+      const handler = api.adapter.handlers[operationId];
+      if (!handler) throw new HttpError(501, 'INTERNAL_ERROR', `${operationId} is not simulated yet`);
+      const answer = await handler({
+        domain,
+        api,
+        operation,
+        operationId,
+        params: pathParams(operation, path),
+        query: request.query,
+        headers,
+        body,
+        req: undefined,
+        origin: from.origin,
+        user,
+        gone: from.gone,
+        dispatch: () => {
+          throw new HttpError(400, 'INVALID_REQUEST', 'a batch cannot contain a batch');
+        },
+      });
+      if (answer.stream) answer.stream.destroy?.();
+      return { status: answer.status, body: answer.json !== undefined ? JSON.parse(answer.json) : answer.body };
+    } catch (error) {
+      let known = toHttpError(error, secrets);
+      if (api?.adapter.adaptError) known = api.adapter.adaptError(known);
+      return { status: known.status, body: (api ?? apis[0]).adapter.errorBody(known, operationId) };
+    }
+  }
+
   async function handle(req, res) {
     const url = new URL(req.url ?? '/', 'http://local');
     const method = (req.method ?? 'GET').toLowerCase();
@@ -221,37 +321,28 @@ export function createListener({ apis, domain, user, password, faults, secrets, 
         res.end(method === 'head' ? undefined : file.bytes);
         return;
       }
+      // production's gateway collapses repeated slashes (`/api/svc//v3/batch`); so does the route
+      const pathname = collapseSlashes(url.pathname);
+      const mount = mountOf(pathname);
       if (!authorized(req.headers.authorization)) {
         await drain(req);
+        // the API's own 401 (the v3 gateway's JSON body; the element API's HTML page)
+        const page = (mount?.api.adapter.unauthorized ?? unauthorizedPage)();
         res.writeHead(401, {
-          'content-type': 'text/html;charset=utf-8',
+          'content-type': page.type,
+          'content-length': Buffer.byteLength(page.body),
           'www-authenticate': 'Basic realm="Intent Gateway Login Required"',
         });
-        res.end(UNAUTHORIZED_PAGE);
+        res.end(page.body);
         return;
       }
-      const mount = mounts.find((m) => url.pathname === m.base || url.pathname.startsWith(`${m.base}/`));
-      if (!mount)
-        throw new HttpError(
-          404,
-          'ENTITY_NOT_FOUND',
-          `No API is served at ${url.pathname}; the base paths are ${mounts.map((m) => m.base).join(', ')}`,
-        );
+      if (!mount) throw noApiAt(pathname);
       api = mount.api;
-      const path = url.pathname.slice(mount.base.length) || '/';
+      const path = pathname.slice(mount.base.length) || '/';
       // a repeated key (`entityUuids=a&entityUuids=b`, form style) becomes an array
-      const query = {};
-      for (const [key, value] of url.searchParams) query[key] = key in query ? [query[key], value].flat() : value;
+      const query = queryOf(url.searchParams);
       const request = { method, path, headers: req.headers, query };
-      const operation = api.backend.router.matchOperation(request);
-      if (!operation) {
-        const allowed = HTTP_METHODS.filter((m) => api.backend.router.matchOperation({ ...request, method: m }));
-        throw allowed.length
-          ? new HttpError(405, 'INVALID_REQUEST', `${method.toUpperCase()} is not an operation of ${path}`, undefined, {
-              allow: allowed.map((m) => m.toUpperCase()).join(', '),
-            })
-          : new HttpError(404, 'ENTITY_NOT_FOUND', `No operation at ${path}`);
-      }
+      const operation = operationOf(api, request);
       operationId = operation.operationId;
       const params = pathParams(operation, path);
       await faults.delay();
@@ -268,7 +359,8 @@ export function createListener({ apis, domain, user, password, faults, secrets, 
       let body;
       const headers = { ...req.headers };
       if (content['application/octet-stream']) {
-        if (type !== 'application/octet-stream')
+        // `*/*` next to it: production stores the bytes whatever the Content-Type (v0.8 upload)
+        if (type !== 'application/octet-stream' && !content['*/*'])
           throw new HttpError(
             415,
             'UNSUPPORTED_MEDIA_TYPE_ERROR',
@@ -316,6 +408,7 @@ export function createListener({ apis, domain, user, password, faults, secrets, 
         origin: originOf(req),
         user,
         gone: () => (gone ??= goneSignal(req, res)),
+        dispatch: (sub) => dispatch(sub, { origin: originOf(req), gone: () => (gone ??= goneSignal(req, res)) }),
       });
       if (res.destroyed) return; // the client went away while the handler waited
       if (answer.stream) {

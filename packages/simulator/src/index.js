@@ -36,6 +36,8 @@ export const DEFAULT_DATA_DIR = packed ? resolve('.simulator') : join(root, '.si
  * @property {string} [key]       PEM private key of `cert`
  * @property {import('./faults.js').FaultOptions} [faults]  faults on demand; none by default
  * @property {number} [seed]      seeds the faults and, at the first start of a data dir, the topology's UUIDs
+ * @property {import('./domain/topology.js').TopologySpec} [topology]  the clusters and subnets to serve (they
+ *   replace the stored ones at each start); default: the data dir's, seeded with DEFAULT_TOPOLOGY at its first start
  * @property {number} [sourceLimitBytes] largest `source_uri` fetched, in bytes; default 20 GiB
  * @property {number} [sourceTimeoutMs]  time limit of one `source_uri` fetch; default 10 minutes
  * @property {(api: string, operationId: string, status: number, body: any) => any} [tamper]
@@ -76,6 +78,7 @@ export async function startSimulator(options) {
     http = false,
     faults: faultOptions,
     seed,
+    topology,
     sourceLimitBytes = 20 * 1024 ** 3,
     sourceTimeoutMs = 10 * 60_000,
     tamper,
@@ -107,6 +110,7 @@ export async function startSimulator(options) {
     taskMs: taskSeconds * 1000,
     faults,
     seed,
+    topology,
     sourceLimitBytes,
     sourceTimeoutMs,
     trust: (u) => (tls && own(u) ? tls.cert : undefined),

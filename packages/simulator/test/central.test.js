@@ -28,13 +28,21 @@ afterEach(() => {
 });
 
 describe('requests the spec refuses', () => {
-  it("answers 401 with production's HTML body to a missing or wrong credential", async () => {
+  it("answers 401 with the intent gateway's JSON body (v3) and the HTML page (element) to a missing or wrong credential", async () => {
     for (const auth of [null, `Basic ${Buffer.from('admin:wrong').toString('base64')}`]) {
       const res = await t.call('POST', `${V3}/images/list`, { body: {}, auth });
       expect(res.status).toBe(401);
-      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(res.headers.get('www-authenticate')).toMatch(/^Basic realm=/);
-      expect(res.text).toContain('HTTP ERROR 401');
+      expect(res.body).toMatchObject({
+        code: 401,
+        state: 'ERROR',
+        message_list: [{ reason: 'AUTHENTICATION_REQUIRED' }],
+      });
+      const element = await t.call('GET', '/api/svc/v2.0/storage_containers', { auth });
+      expect(element.status).toBe(401);
+      expect(element.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(element.text).toContain('HTTP ERROR 401');
     }
   });
 

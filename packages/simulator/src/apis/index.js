@@ -11,6 +11,7 @@ import * as objects from './objects/index.js';
  * @property {(error: import('../errors.js').HttpError, operationId?: string) => any} errorBody  the API's error body
  * @property {number} validationStatus  the status of a request its schema refuses (422 v3, 400 element)
  * @property {(error: import('../errors.js').HttpError) => import('../errors.js').HttpError} [adaptError]
+ * @property {() => { type: string, body: string }} [unauthorized]  its 401 (default: production's HTML page)
  */
 
 /** @type {Record<string, Adapter>} */

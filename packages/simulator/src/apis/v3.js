@@ -30,3 +30,26 @@ export function v3ErrorBody(apiVersion) {
     };
   };
 }
+
+/**
+ * The intent gateway's 401: the v3 error body with `AUTHENTICATION_REQUIRED`, as production's
+ * central and object store APIs answer a missing or wrong credential (some versions send an HTML
+ * page instead; scripts grep this body for `AUTHENTICATION_REQUIRED`).
+ * @param {string} apiVersion
+ * @returns {() => { type: string, body: string }}
+ */
+export function v3Unauthorized(apiVersion) {
+  const body = JSON.stringify({
+    api_version: apiVersion,
+    code: 401,
+    message_list: [
+      {
+        reason: 'AUTHENTICATION_REQUIRED',
+        message: 'Authentication required.',
+        details: 'Basic realm="Intent Gateway Login Required"',
+      },
+    ],
+    state: 'ERROR',
+  });
+  return () => ({ type: 'application/json', body });
+}

@@ -21,7 +21,9 @@ import { nowUs } from './time.js';
  * @property {string} [version]
  * @property {any} [checksum]
  * @property {boolean} [insecureSource]  the source's certificate is not checked
- * @property {Record<string, string>} categories
+ * @property {Record<string, string>} categories   v3 `metadata.categories`, as sent
+ * @property {Record<string, string[]>} [categoriesMapping]  v3 `metadata.categories_mapping`, as sent
+ * @property {boolean} [useCategoriesMapping]  v3 `metadata.use_categories_mapping`
  * @property {'PENDING' | 'COMPLETE' | 'ERROR' | 'DELETE_PENDING'} state
  * @property {number | null} sizeBytes  null until the image has its bytes
  * @property {string} [containerUuid]
@@ -230,6 +232,30 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
       };
       store.put('image', uuid, image);
       return startTask('create_image', image);
+    },
+
+    /**
+     * Imports the images of a registered cluster into the catalogue (v3 `images/migrate`): a task
+     * on the cluster. The simulator's clusters hold no images of their own, so the task finds
+     * nothing to add; images already in the catalogue are kept.
+     * @param {string} clusterUuid
+     * @returns {any} the import task
+     * @throws {HttpError} 404 for an unknown cluster; 422 for the central endpoint itself
+     */
+    migrate(clusterUuid) {
+      const cluster = topology.cluster(clusterUuid);
+      if (!cluster) throw notFound('cluster', clusterUuid);
+      if (cluster.central)
+        throw new HttpError(
+          422,
+          'INVALID_REQUEST',
+          `cluster_reference: ${clusterUuid} is the central endpoint itself; name a registered cluster`,
+          { 'cluster_reference.uuid': 'must be a registered cluster, not the central endpoint' },
+        );
+      return tasks.start({
+        operation: 'migrate_images',
+        entity: { kind: 'cluster', uuid: cluster.uuid, name: cluster.name },
+      });
     },
 
     /**

@@ -1,12 +1,13 @@
 // The simulator's domain: the entities, their states and tasks, with no HTTP in it. The APIs
 // (src/apis/) are adapters over this one model.
 import { join } from 'node:path';
+import { createCategories } from './categories.js';
 import { createFiles } from './files.js';
 import { createImages } from './images.js';
 import { createObjectStores } from './objectstores.js';
 import { openStore } from './store.js';
 import { createTasks } from './tasks.js';
-import { createTopology, seedTopology } from './topology.js';
+import { checkTopology, createTopology, seedTopology } from './topology.js';
 
 /**
  * @typedef {ReturnType<typeof createDomain>} Domain
@@ -20,16 +21,27 @@ import { createTopology, seedTopology } from './topology.js';
  * @param {number} o.taskMs  how long a task takes at least, in ms
  * @param {import('../faults.js').Faults} o.faults
  * @param {number | undefined} o.seed  seeds the topology's UUIDs at the first start
+ * @param {import('./topology.js').TopologySpec} [o.topology]  clusters and subnets (`--topology`); they replace the stored ones
  * @param {number} o.sourceLimitBytes
  * @param {number} o.sourceTimeoutMs
  * @param {(url: URL) => string | undefined} [o.trust]  the CA to trust for a source URL (the simulator's own)
  * @throws {Error} when the state cannot be opened
  */
-export function createDomain({ dataDir, taskMs, faults, seed, sourceLimitBytes, sourceTimeoutMs, trust }) {
+export function createDomain({
+  dataDir,
+  taskMs,
+  faults,
+  seed,
+  topology: topologySpec,
+  sourceLimitBytes,
+  sourceTimeoutMs,
+  trust,
+}) {
   const store = openStore(join(dataDir, 'state.sqlite'));
   const meta = store.get('meta', 'simulator') ?? { seed: seed ?? Math.floor(Math.random() * 2 ** 31) };
   store.put('meta', 'simulator', meta);
-  seedTopology(store, meta.seed);
+  if (topologySpec) seedTopology(store, meta.seed, checkTopology(topologySpec), { replace: true });
+  else seedTopology(store, meta.seed);
   const topology = createTopology(store);
   const files = createFiles(dataDir);
   const tasks = createTasks({ store, taskMs, faults });
@@ -37,6 +49,7 @@ export function createDomain({ dataDir, taskMs, faults, seed, sourceLimitBytes, 
   const objectstores = createObjectStores({ store, tasks, topology });
   const recovered = images.recover();
   return {
+    categories: createCategories(),
     images,
     tasks,
     objectstores,

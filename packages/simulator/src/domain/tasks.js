@@ -18,6 +18,7 @@ export const OPERATIONS = {
   update_image: { v3: 'update_image_intentful', element: 'ImageUpdate' },
   delete_image: { v3: 'delete_image_intentful', element: 'ImageDelete' },
   upload_image: { v3: 'upload_image', element: 'ImageUpdate' },
+  migrate_images: { v3: 'migrate_images', element: 'ImageMigrate' },
   create_objectstore: { v3: 'create_objectstore', element: 'ObjectStoreCreate' },
   delete_objectstore: { v3: 'delete_objectstore', element: 'ObjectStoreDelete' },
   regenerate_cert: { v3: 'regenerate_objectstore_cert', element: 'ObjectStoreUpdate' },

@@ -4,13 +4,29 @@
 
 import { pageOf } from '../../domain/lists.js';
 import { HttpError, notFound } from '../../errors.js';
-import { v3ErrorBody } from '../v3.js';
-import { API_VERSION, clusterV3, imageJson, imageV3, imageValues, subnetV3, taskV3, taskValues } from './views.js';
+import { v3ErrorBody, v3Unauthorized } from '../v3.js';
+import {
+  API_VERSION,
+  CLUSTER_ATTRIBUTES,
+  clusterV3,
+  clusterValues,
+  IMAGE_ATTRIBUTES,
+  imageJson,
+  imageV3,
+  imageValues,
+  SUBNET_ATTRIBUTES,
+  subnetV3,
+  subnetValues,
+  taskV3,
+  taskValues,
+} from './views.js';
 
 /** The status of a request the schema refuses. */
 export const validationStatus = 422;
 /** The error body of this API (v3). */
 export const errorBody = v3ErrorBody(API_VERSION);
+/** The answer to a missing or wrong credential: the intent gateway's JSON 401. */
+export const unauthorized = v3Unauthorized(API_VERSION);
 
 /** @type {WeakMap<object, Map<string, { generation: number, json: string }>>} domain -> origin + request body -> the list answer */
 const listCaches = new WeakMap();
@@ -20,8 +36,18 @@ const uuidOf = (ctx) => ctx.params.uuid.toLowerCase();
 /** The list answer's metadata (`kind`, `total_matches`, the paging and what was asked). */
 function listMetadata(kind, body, { total, offset, page }) {
   const metadata = { kind, total_matches: total, offset, length: page.length };
-  for (const k of ['filter', 'sort_attribute', 'sort_order']) if (body[k] !== undefined) metadata[k] = body[k];
+  // production takes null (and an empty filter) as "not given"
+  for (const k of ['filter', 'sort_attribute', 'sort_order'])
+    if (body[k] !== undefined && body[k] !== null && body[k] !== '') metadata[k] = body[k];
   return metadata;
+}
+
+/** The categories of a v3 `metadata`, kept as sent. */
+function categoriesOf(metadata) {
+  const out = { categories: metadata.categories ?? {} };
+  if (metadata.categories_mapping !== undefined) out.categoriesMapping = metadata.categories_mapping;
+  if (metadata.use_categories_mapping !== undefined) out.useCategoriesMapping = metadata.use_categories_mapping;
+  return out;
 }
 
 /** 202 with the image and its task's UUID (a string, as create and update answers carry it). */
@@ -40,6 +66,14 @@ export const handlers = {
   async images_create(ctx) {
     const { spec, metadata } = ctx.body;
     const r = spec.resources ?? {};
+    // production: a source_uri without a scheme fails inside the service, answered as 500 INTERNAL_ERROR
+    if (r.source_uri !== undefined && !/^[a-z][a-z0-9+.-]*:\/\//i.test(r.source_uri))
+      throw new HttpError(
+        500,
+        'INTERNAL_ERROR',
+        `spec.resources.source_uri "${r.source_uri}" has no scheme: give an http, https or nfs URL`,
+      );
+    ctx.domain.categories.check(categoriesOf(metadata), 'metadata');
     return accepted(
       ctx,
       ctx.domain.images.create({
@@ -52,7 +86,7 @@ export const handlers = {
         version: r.version,
         checksum: r.checksum,
         insecureSource: r.source_options?.allow_insecure_connection === true,
-        categories: metadata.categories ?? {},
+        ...categoriesOf(metadata),
       }),
     );
   },
@@ -71,7 +105,7 @@ export const handlers = {
     const cached = cache.get(key);
     if (cached?.generation === generation) return { status: 200, json: cached.json };
     const found = pageOf(images.list(), imageValues, body, {
-      filter: ['name', 'uuid', 'state', 'image_type'],
+      filter: IMAGE_ATTRIBUTES,
       sort: ['name', 'uuid', 'state', 'image_type', 'creation_time', 'last_update_time', 'size_bytes'],
     });
     // assembled from each image's cached JSON: the list is the hot path of polling clients
@@ -99,7 +133,11 @@ export const handlers = {
     if (r.image_type) fields.imageType = r.image_type;
     if (r.architecture) fields.architecture = r.architecture;
     if (r.version) fields.version = r.version;
-    if (metadata.categories) fields.categories = metadata.categories;
+    const categories = categoriesOf(metadata);
+    ctx.domain.categories.check(categories, 'metadata');
+    if (metadata.categories) fields.categories = categories.categories;
+    if (metadata.categories_mapping) fields.categoriesMapping = categories.categoriesMapping;
+    if (metadata.use_categories_mapping !== undefined) fields.useCategoriesMapping = categories.useCategoriesMapping;
     return accepted(ctx, ctx.domain.images.update(uuidOf(ctx), fields, { specVersion: metadata.spec_version }));
   },
 
@@ -186,8 +224,8 @@ export const handlers = {
 
   async clusters_list(ctx) {
     const body = ctx.body ?? {};
-    const found = pageOf(ctx.domain.topology.clusters(), (c) => ({ name: c.name, uuid: c.uuid }), body, {
-      filter: ['name', 'uuid'],
+    const found = pageOf(ctx.domain.topology.clusters(), clusterValues, body, {
+      filter: CLUSTER_ATTRIBUTES,
       sort: ['name', 'uuid'],
     });
     return {
@@ -200,11 +238,41 @@ export const handlers = {
     };
   },
 
+  async clusters_get(ctx) {
+    const cluster = ctx.domain.topology.cluster(uuidOf(ctx));
+    if (!cluster) throw notFound('cluster', uuidOf(ctx));
+    return { status: 200, body: { api_version: API_VERSION, ...clusterV3(cluster) } };
+  },
+
+  async subnets_get(ctx) {
+    const subnet = ctx.domain.topology.subnet(uuidOf(ctx));
+    if (!subnet) throw notFound('subnet', uuidOf(ctx));
+    return { status: 200, body: { api_version: API_VERSION, ...subnetV3(subnet) } };
+  },
+
+  async images_migrate(ctx) {
+    const task = ctx.domain.images.migrate(ctx.body.cluster_reference.uuid.toLowerCase());
+    return { status: 202, body: { task_uuid: task.uuid } };
+  },
+
+  async batch_create(ctx) {
+    const { api_request_list: requests, action_on_failure: onFailure = 'CONTINUE' } = ctx.body;
+    const api_response_list = [];
+    // NON_SEQUENTIAL lets the service choose the order: the simulator keeps the given one
+    for (const r of requests) {
+      const answer = await ctx.dispatch({ method: r.operation, path: r.path_and_params, body: r.body });
+      const entry = { status: String(answer.status), path_and_params: r.path_and_params };
+      if (answer.body !== undefined) entry.api_response = answer.body;
+      api_response_list.push(entry);
+      if (onFailure === 'ABORT' && (answer.status < 200 || answer.status > 299)) break;
+    }
+    return { status: 200, body: { api_version: API_VERSION, api_response_list } };
+  },
+
   async subnets_list(ctx) {
     const body = ctx.body ?? {};
-    const values = (s) => ({ name: s.name, uuid: s.uuid, vlan_id: s.vlanId, cluster_name: s.clusterName });
-    const found = pageOf(ctx.domain.topology.subnets(), values, body, {
-      filter: ['name', 'uuid', 'vlan_id', 'cluster_name'],
+    const found = pageOf(ctx.domain.topology.subnets(), subnetValues, body, {
+      filter: SUBNET_ATTRIBUTES,
       sort: ['name', 'uuid', 'vlan_id'],
     });
     return {

@@ -45,16 +45,44 @@ export const taskValues = (t) => ({
   uuid: t.uuid,
 });
 
-/** The attributes of an image that `images_list` filters and sorts on. */
+/** The attributes of an image that `images_list` filters and sorts on: every one it carries. */
 export const imageValues = (i) => ({
   name: i.name,
   uuid: i.uuid,
   state: i.state,
   image_type: i.imageType,
+  architecture: i.architecture,
+  description: i.description,
+  source_uri: i.sourceUri,
   creation_time: iso(i.createdUs),
   last_update_time: iso(i.updatedUs),
   size_bytes: i.sizeBytes ?? undefined,
+  product_name: i.version?.product_name,
+  product_version: i.version?.product_version,
 });
+/** What an image list's `filter` may name (production filters on any attribute the entity carries). */
+export const IMAGE_ATTRIBUTES = Object.keys(imageValues({ createdUs: 0, updatedUs: 0 }));
+
+/** The attributes of a cluster that `clusters_list` filters on. */
+export const clusterValues = (c) => ({
+  name: c.name,
+  uuid: c.uuid,
+  external_ip: c.ip,
+  service_list: c.central ? 'PRISM_CENTRAL' : 'AOS',
+});
+export const CLUSTER_ATTRIBUTES = Object.keys(clusterValues({}));
+
+/** The attributes of a subnet that `subnets_list` filters and sorts on: every one it carries. */
+export const subnetValues = (s) => ({
+  name: s.name,
+  uuid: s.uuid,
+  subnet_type: s.subnetType ?? 'VLAN',
+  vswitch_name: s.vswitchName ?? 'br0',
+  vlan_id: s.vlanId,
+  cluster_name: s.clusterName,
+  cluster_uuid: s.clusterUuid,
+});
+export const SUBNET_ATTRIBUTES = Object.keys(subnetValues({}));
 
 /**
  * The v3 view of an image (ImageIntentResponse).
@@ -91,6 +119,9 @@ export function imageV3(image, ctx) {
       creation_time: iso(image.createdUs),
       last_update_time: iso(image.updatedUs),
       categories: image.categories ?? {},
+      // kept and answered as sent: an idempotency check compares them with what it sent
+      ...(image.categoriesMapping !== undefined ? { categories_mapping: image.categoriesMapping } : {}),
+      ...(image.useCategoriesMapping !== undefined ? { use_categories_mapping: image.useCategoriesMapping } : {}),
       owner_reference: { kind: 'user', uuid: OWNER_UUID, name: ctx.user },
     },
     spec,
@@ -147,7 +178,8 @@ export function clusterV3(c) {
 
 export function subnetV3(s) {
   const resources = {
-    subnet_type: 'VLAN',
+    subnet_type: s.subnetType ?? 'VLAN',
+    vswitch_name: s.vswitchName ?? 'br0',
     vlan_id: s.vlanId,
     ip_config: {
       subnet_ip: `${s.prefix}.0`,

@@ -60,13 +60,15 @@ const CREATE_FIELDS = {
     url: 'url',
     containerUuid: 'storage_container_uuid',
     containerName: 'storage_container_name',
+    containerId: 'storage_container_id',
   },
 };
 
 /**
  * Creates the image (and its task) from a v0.8 or v2.0 create body.
  * @param {import('../../http.js').Context} ctx
- * @param {typeof CREATE_FIELDS.v0_8} f  the body's field names
+ * @param {{ spec: string, imageType: string, url: string, containerUuid: string, containerName: string, containerId?: string }} f
+ *   the body's field names
  * @returns {any} the create task
  * @throws {HttpError} 400 naming the import spec when its storage container does not exist
  */
@@ -83,6 +85,11 @@ function createImage(ctx, f) {
   } else if (containerName) {
     c = topology.containers().find((x) => x.name === containerName);
     if (!c) throw new HttpError(400, 'INVALID_ARGUMENT', `${f.spec}: no storage container is named "${containerName}"`);
+  } else if (f.containerId && spec[f.containerId] !== undefined) {
+    // v2.0 also names the container by its numeric id (the number after `::` of its `id`)
+    const id = spec[f.containerId];
+    c = topology.containers().find((x) => x.numericId === id);
+    if (!c) throw new HttpError(400, 'INVALID_ARGUMENT', `${f.spec}: no storage container has the id ${id}`);
   }
   return ctx.domain.images.create({
     name: b.name,
@@ -172,13 +179,18 @@ export const handlers = {
   },
   async images_upload_v0_8(ctx) {
     const image = getImage(ctx);
-    const containerUuid = String(ctx.headers['x-svc-destination-container']).toLowerCase();
-    if (!ctx.domain.topology.container(containerUuid))
+    // the container by its UUID, or by its numeric id (the number after `::` of its v2.0 `id`)
+    const given = String(ctx.headers['x-svc-destination-container']).toLowerCase();
+    const container = /^\d+$/.test(given)
+      ? ctx.domain.topology.containers().find((c) => String(c.numericId) === given)
+      : ctx.domain.topology.container(given);
+    if (!container)
       throw new HttpError(
         404,
         'ENTITY_NOT_FOUND',
-        `X-Svc-Destination-Container: storage container with UUID ${containerUuid} is not found.`,
+        `X-Svc-Destination-Container: storage container ${/^\d+$/.test(given) ? 'with id' : 'with UUID'} ${given} is not found.`,
       );
+    const containerUuid = container.uuid;
     let task;
     try {
       task = await ctx.domain.images.uploadStaged(image.uuid, ctx.req, containerUuid);

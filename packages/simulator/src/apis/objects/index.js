@@ -5,7 +5,7 @@
 import { parseFilter, sortBy } from '../../domain/lists.js';
 import { iso } from '../../domain/time.js';
 import { HttpError } from '../../errors.js';
-import { v3ErrorBody } from '../v3.js';
+import { v3ErrorBody, v3Unauthorized } from '../v3.js';
 
 const API_VERSION = '3.0';
 
@@ -13,6 +13,8 @@ const API_VERSION = '3.0';
 export const validationStatus = 422;
 /** The error body of this API (v3, `api_version` 3.0). */
 export const errorBody = v3ErrorBody(API_VERSION);
+/** The answer to a missing or wrong credential: the intent gateway's JSON 401. */
+export const unauthorized = v3Unauthorized(API_VERSION);
 
 /** A store's progress: its running task's, 100 when COMPLETE. */
 function percent(ctx, os) {
@@ -51,6 +53,7 @@ function attributes(ctx, os) {
       ? [r.client_access_network_ipv4_range.ipv4_start, r.client_access_network_ipv4_range.ipv4_end]
       : []);
   return {
+    uuid: [os.uuid],
     name: [os.spec.name],
     domain: [r.domain],
     state: [os.state],
@@ -83,15 +86,15 @@ function attributes(ctx, os) {
 /** The groups answer for entities with string-valued attributes. */
 function groups(body, entityType, entities) {
   const known = Object.keys(entities[0]?.values ?? { name: 1 });
+  // production answers an attribute it does not know without values, not with an error; an empty
+  // name is no attribute at all
   const asked = (body.group_member_attributes ?? [{ attribute: 'name' }]).map((a) => a.attribute);
-  // findIndex: an unknown attribute may be "" (falsy)
-  const at = entities.length ? asked.findIndex((a) => !known.includes(a)) : -1;
-  const unknown = asked[at];
-  if (at >= 0)
+  const empty = asked.indexOf('');
+  if (empty >= 0)
     throw new HttpError(
       400,
       'INVALID_ARGUMENT',
-      `group_member_attributes: "${unknown}" is not an attribute of ${entityType} (attributes: ${known.join(', ')})`,
+      `group_member_attributes[${empty}].attribute is empty: name an attribute of ${entityType} (${known.join(', ')})`,
     );
   const keep = parseFilter(body.filter_criteria, 'filter_criteria', ['name', 'state', 'domain']);
   let matched = entities.filter((e) => keep(Object.fromEntries(Object.entries(e.values).map(([k, v]) => [k, v[0]]))));
@@ -112,7 +115,7 @@ function groups(body, entityType, entities) {
     entity_id: e.id,
     data: asked.map((name) => ({
       name,
-      values: e.values[name].length ? [{ values: e.values[name], time: now }] : [],
+      values: e.values[name]?.length ? [{ values: e.values[name], time: now }] : [],
     })),
   }));
   return {
@@ -135,6 +138,16 @@ export const handlers = {
   async objectstores_create(ctx) {
     return { status: 202, body: view(ctx, ctx.domain.objectstores.create(ctx.body.spec)) };
   },
+  async objectstores_list(ctx) {
+    const specs = ctx.domain.objectstores.list().map((os) => {
+      const { metadata, spec, status } = view(ctx, os);
+      return { metadata, spec, status: { ...status, name: os.spec.name } };
+    });
+    return {
+      status: 200,
+      body: { api_version: API_VERSION, metadata: { kind: 'objectstore', total_matches: specs.length }, specs },
+    };
+  },
   async objectstores_get(ctx) {
     return { status: 200, body: view(ctx, ctx.domain.objectstores.require(uuidOf(ctx))) };
   },
@@ -155,11 +168,18 @@ export const handlers = {
     const entities = (os.buckets ?? []).map((b) => ({
       id: b.name,
       values: {
+        uuid: [b.uuid ?? b.name],
         name: [b.name],
         object_count: [String(b.objects)],
         storage_usage_bytes: [String(b.usageBytes)],
         versioning: ['false'],
+        suspend_versioning: ['false'],
         worm: ['false'],
+        bucket_notification_state: ['false'],
+        website: ['false'],
+        cors: ['false'],
+        retention_start: [],
+        retention_duration_days: ['0'],
       },
     }));
     return { status: 200, body: groups(ctx.body, ctx.body.entity_type ?? 'bucket', entities) };
