@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { relative } from 'node:path';
 import { apis, root } from '@svc/oas/apis';
-import { commandLine, knownNames, usageExit } from './lib/args.mjs';
+import { selectedApis } from './lib/args.mjs';
 import { sourceLocation } from './lib/source-map.mjs';
 
 const require = createRequire(import.meta.url);
@@ -13,20 +13,10 @@ const spectral = require.resolve('@stoplight/spectral-cli/dist/index.js');
 const SEVERITY = ['error', 'warning', 'info', 'hint'];
 // npm run lint:spectral -- [<api>...]   (default: every API)
 const USAGE = 'Usage: npm run lint:spectral -- [<api>...]';
-const only = commandLine('lint:spectral', USAGE, { options: {}, allowPositionals: true }).positionals;
-try {
-  knownNames(
-    only,
-    apis().map((a) => a.name),
-    'API of redocly.yaml',
-  );
-} catch (e) {
-  usageExit('lint:spectral', USAGE, e.message);
-}
+const selected = selectedApis('lint:spectral', USAGE, apis());
 let findings = 0;
 
-for (const api of apis()) {
-  if (only.length && !only.includes(api.name)) continue;
+for (const api of selected) {
   if (!existsSync(api.bundle)) {
     console.error(`${relative(root, api.bundle)} is missing: run \`npm run bundle\` first`);
     process.exit(2);

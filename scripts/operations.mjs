@@ -1,6 +1,7 @@
 // Writes the operation index (dist/operations.json and docs/operations.md) from the bundles, the
-// client's sources and the contract suites. Exits 1, listing them, when an operation has no
-// contract test or a test covers an operationId no bundle has: the build fails until both agree.
+// client's sources, the contract suites and the simulator's handler tables. Exits 1, listing them,
+// when an operation has no contract test or no simulator handler, or a test or a handler names an
+// operationId no bundle has: the build fails until they agree.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { apis, root } from '@svc/oas/apis';
@@ -41,6 +42,7 @@ const { entries, problems } = operationIndex({
     (name) => name.endsWith('.ts') && !name.startsWith('generated') && !name.endsWith('.d.ts'),
   ),
   testFiles: read('packages/contract-tests/test', (name) => name.endsWith('.contract.test.ts')),
+  simulatorFiles: read('packages/simulator/src', (name) => name.endsWith('.js')),
 });
 
 mkdirSync(join(root, 'dist'), { recursive: true });
@@ -50,7 +52,7 @@ console.log(`indexed ${entries.length} operations -> dist/operations.json, docs/
 if (problems.length) {
   for (const p of problems) console.error(p);
   console.error(
-    `${problems.length} problem(s): every operationId needs a contract test (c.cover('<operationId>') in packages/contract-tests/test/<api>.contract.test.ts)`,
+    `${problems.length} problem(s): every operationId needs a contract test (c.cover('<operationId>') in packages/contract-tests/test/<api>.contract.test.ts) and a simulator handler (a member of a handlers table in packages/simulator/src)`,
   );
   process.exit(1);
 }

@@ -14,7 +14,7 @@ export class UsageError extends Error {
  * refused), then runs each option's `check` on its value.
  *
  * @param {object} spec
- * @param {Record<string, import('node:util').ParseArgsOptionConfig & { check?: (value: any, name: string) => any }>} spec.options
+ * @param {Record<string, NonNullable<import('node:util').ParseArgsConfig['options']>[string] & { check?: (value: any, name: string) => any }>} spec.options
  *   parseArgs options; `check(value, name)` returns the value to use (e.g. a number) or throws
  *   UsageError. It runs on defaults too, so a default from the environment is checked like a typed one.
  * @param {boolean} [spec.allowPositionals] default false
@@ -58,7 +58,13 @@ export function commandLine(command, usage, spec, argv) {
   }
 }
 
-/** Prints `<command>: <message>` and the usage on stderr and exits 2 (for checks after parsing). */
+/**
+ * Prints `<command>: <message>` and the usage on stderr and exits 2 (for checks after parsing).
+ * @param {string} command
+ * @param {string} usage
+ * @param {string} message
+ * @returns {never}
+ */
 export function usageExit(command, usage, message) {
   console.error(`${command}: ${message}\n${usage}`);
   process.exit(2);
@@ -103,4 +109,27 @@ export function knownNames(names, known, what) {
   const unknown = names.find((n) => !known.includes(n));
   if (unknown !== undefined) throw new UsageError(`"${unknown}" is not an ${what} (${known.join(', ')})`);
   return names;
+}
+
+/**
+ * The APIs a command that takes API names (`npm run bundle -- central`) works on: those named, or
+ * every API of redocly.yaml when none is. An unknown name is a usage error (exit 2).
+ * @param {string} command the name printed first (`bundle`)
+ * @param {string} usage   the usage line
+ * @param {import('@svc/oas/apis').ApiEntry[]} all `apis()` (a parameter: this module imports node: modules only)
+ * @param {string[]} [argv]
+ * @returns {import('@svc/oas/apis').ApiEntry[]} in redocly.yaml order
+ */
+export function selectedApis(command, usage, all, argv) {
+  const names = commandLine(command, usage, { options: {}, allowPositionals: true }, argv).positionals;
+  try {
+    knownNames(
+      names,
+      all.map((a) => a.name),
+      'API of redocly.yaml',
+    );
+  } catch (e) {
+    usageExit(command, usage, e.message);
+  }
+  return all.filter((a) => !names.length || names.includes(a.name));
 }

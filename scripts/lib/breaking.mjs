@@ -1,9 +1,23 @@
 // A small differ for bundled OpenAPI 3.1 documents that lists the changes that break clients in
-// the field. Own code because no maintained npm tool diffs OpenAPI 3.1 offline: openapi-diff reads
-// Swagger 2.0 / OpenAPI 3.0 only, api-smart-diff documents OpenAPI 3.0, and oasdiff and
-// openapi-changes are Go binaries fetched at install time.
-
+// the field. Own code because no tool we can install passes scripts/test/breaking.test.mjs:
+// openapi-diff reads Swagger 2.0 / OpenAPI 3.0 only; oasdiff and openapi-changes are Go binaries
+// fetched at install time. Spiked on 2026-11-24 against the 16 cases of that test (a case passes
+// when the tool calls it breaking exactly when the test does), local $refs inlined first as
+// Optic's CLI does:
+// - @useoptic/openapi-utilities 1.0.9 compareSpecs with @useoptic/standard-rulesets 1.0.9
+//   BreakingChangesRuleset (rulesets-base 1.0.9): 11 of 16. Misses an operationId renamed, a path
+//   parameter renamed, a request body made required and an enum value removed from a response;
+//   calls two additions breaking (an enum value added to a response, a request field widened
+//   from integer to number, "not to be narrowed"). A removed operation or 200 response comes out
+//   as one finding per response property (9 and 7). It also loads only with one ajv in the tree
+//   (ajv-errors 3 and spectral-core's ajv 8.20 fail to compile otherwise) and pulls in openai.
+// - api-smart-diff 1.0.6 apiCompare (documents OpenAPI 3.0): 12 of 16. Misses an operationId
+//   renamed, a path parameter renamed and a response field removed (through $ref and allOf, in a
+//   get and a list: nothing breaking); calls the additions breaking (the response enum value, the
+//   widened request field and a response field narrowed from string|null to string).
+// Neither passes, so the diff engine stays; `verdict` is the policy on top of it.
 import { deref, operations as listOperations } from '@svc/oas';
+import { keywordOf, schemaParts } from '@svc/oas/schema';
 import { bumpOf, expectedBump, isSemver, SPEC_PACKAGE } from './release.mjs';
 
 const MAX_DEPTH = 24;
@@ -301,23 +315,28 @@ function covers(set, type) {
   return set.has(type) || (type === 'integer' && set.has('number'));
 }
 
-/** A schema with its `$ref` resolved and its `allOf` members merged (properties, required, type). */
-function flatten(doc, raw, depth = 0) {
-  const schema = deref(doc, raw);
-  if (!schema || typeof schema !== 'object' || !Array.isArray(schema.allOf) || depth > MAX_DEPTH) return schema ?? {};
-  const merged = { ...schema, properties: { ...(schema.properties ?? {}) }, required: [...(schema.required ?? [])] };
+/**
+ * A schema with its `$ref` resolved and its `allOf` members merged (properties, required, type, enum, items).
+ * @param {object} doc
+ * @param {unknown} raw
+ * @returns {Record<string, any>}
+ */
+function flatten(doc, raw) {
+  const parts = schemaParts(doc, raw);
+  if (parts.length <= 1) return parts[0] ?? {};
+  /** @type {Record<string, any>} */
+  const merged = {
+    ...parts[0],
+    properties: Object.assign({}, ...parts.map((p) => p.properties ?? {})),
+    required: parts.flatMap((p) => p.required ?? []),
+  };
   delete merged.allOf;
-  for (const part of schema.allOf) {
-    const p = flatten(doc, part, depth + 1);
-    Object.assign(merged.properties, p.properties ?? {});
-    merged.required.push(...(p.required ?? []));
-    if (merged.type === undefined && p.type !== undefined) merged.type = p.type;
-    if (merged.enum === undefined && p.enum !== undefined) merged.enum = p.enum;
-    if (merged.items === undefined && p.items !== undefined) merged.items = p.items;
+  for (const keyword of ['type', 'enum', 'items']) {
+    const value = keywordOf(parts, keyword);
+    if (value !== undefined) merged[keyword] = value;
   }
   return merged;
 }
-
 function refOf(raw) {
   return raw && typeof raw === 'object' && typeof raw.$ref === 'string' ? raw.$ref : '';
 }

@@ -60,7 +60,11 @@ function firstId(body) {
   return candidates.find((v) => typeof v === 'string' && v.length > 0);
 }
 
-/** Turns Prism's `validation` / `sl-violations` entries into `{ where, field, message, severity }`. */
+/**
+ * Turns Prism's `validation` / `sl-violations` entries into `{ where, field, message, severity }`.
+ * @param {any[]} list
+ * @returns {LiveResult['violations']}
+ */
 export function violationsOf(list) {
   return (Array.isArray(list) ? list : []).map((v) => {
     const location = Array.isArray(v.location) ? v.location : [];
@@ -114,7 +118,7 @@ export async function runReadOnly({ api, doc, proxyUrl, authorization, timeoutMs
       method: o.method.toUpperCase(),
       path: o.path,
       status: 0,
-      violations: [],
+      violations: /** @type {LiveResult['violations']} */ ([]),
     };
     try {
       const res = await fetch(url, {

@@ -1,8 +1,8 @@
 // The operation index: for every operationId, where everything about it lives (the source YAML,
-// the explorer, the client, the contract test). scripts/operations.mjs writes it as
+// the explorer, the client, the contract test, the simulator's handler). scripts/operations.mjs writes it as
 // dist/operations.json and docs/operations.md.
 
-import { operations, serverBasePath } from '@svc/oas';
+import { explorerLink, operations, serverBasePath } from '@svc/oas';
 import ts from 'typescript';
 
 /**
@@ -17,17 +17,12 @@ import ts from 'typescript';
  * @property {string} tag           the operation's first tag
  * @property {{ file: string, line: number }} source   where its operationId is written
  * @property {string} explorer      the explorer's deep link, relative to the page (`?api=central#/Images/images_create`)
- * @property {{ factory: string, file: string | undefined, line: number | undefined, call: string }} client
+ * @property {{ factory: string | undefined, file: string | undefined, line: number | undefined, call: string }} client
  *   the typed call of the generated client: `factory` (`createCentralClient`, where it is defined) and `call` (`.POST('/images')`)
  * @property {{ name: string, file: string, line: number }[]} clientMethods  workflow methods whose TSDoc names it
  * @property {{ title: string, file: string, line: number }[]} contractTests  tests that `cover('<operationId>')`
+ * @property {{ file: string, line: number } | undefined} simulator  its handler in the simulator's tables
  */
-
-/** Swagger UI's deep link of an operation: whitespace of the tag and operationId becomes `%20`. */
-export function explorerLink(api, tag, operationId) {
-  const part = (s) => String(s).trim().replace(/\s/g, '%20');
-  return `?api=${encodeURIComponent(api)}#/${part(tag)}/${part(operationId)}`;
-}
 
 const line = (sf, node) => sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
 
@@ -122,19 +117,55 @@ export function contractTests(files) {
 }
 
 /**
- * Builds the index and lists what is wrong with it: an operation without an operationId or without
- * a contract test, a `cover` naming no operation of its suite's API.
+ * The name of a property, method or shorthand member of an object literal, when it is written out.
+ * @param {import('typescript').ObjectLiteralElementLike} member
+ */
+function memberName(member) {
+  if (ts.isSpreadAssignment(member) || !member.name) return undefined;
+  return ts.isIdentifier(member.name) || ts.isStringLiteral(member.name) ? member.name.text : undefined;
+}
+
+/**
+ * The simulator's handler tables, read from its sources: the members of the object literal
+ * exported as `handlers` by each API adapter (`packages/simulator/src/apis/<api>/index.js`, keyed
+ * by operationId). A table outside `apis/<api>/` serves any API.
+ * @param {{ file: string, text: string }[]} files simulator sources
+ * @returns {{ api: string | undefined, operationId: string, file: string, line: number }[]}
+ */
+export function simulatorHandlers(files) {
+  const out = [];
+  for (const { file, text } of files) {
+    const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    const api = /(?:^|\/)apis\/([^/]+)\//.exec(file)?.[1];
+    walk(sf, (node) => {
+      if (!ts.isVariableDeclaration(node) || !ts.isIdentifier(node.name) || node.name.text !== 'handlers') return;
+      if (!node.initializer || !ts.isObjectLiteralExpression(node.initializer)) return;
+      for (const member of node.initializer.properties) {
+        const operationId = memberName(member);
+        if (operationId) out.push({ api, operationId, file, line: line(sf, member) });
+      }
+    });
+  }
+  return out;
+}
+
+/**
+ * Builds the index and lists what is wrong with it: an operation without an operationId, without a
+ * contract test or without a simulator handler; a `cover` naming no operation of its suite's API; a
+ * simulator handler naming no operation.
  * @param {object} input
  * @param {{ name: string, doc: object }[]} input.apis the bundles, in `redocly.yaml` order
  * @param {(api: string, path: (string|number)[]) => { file: string, line: number }} input.source
  *   where a bundle location is written in the sources (repository-relative file)
  * @param {{ file: string, text: string }[]} input.clientFiles
  * @param {{ file: string, text: string }[]} input.testFiles
+ * @param {{ file: string, text: string }[]} input.simulatorFiles
  * @returns {{ entries: IndexEntry[], problems: string[] }}
  */
-export function operationIndex({ apis, source, clientFiles, testFiles }) {
+export function operationIndex({ apis, source, clientFiles, testFiles, simulatorFiles }) {
   const { factories, methods } = clientSurface(clientFiles);
   const tests = contractTests(testFiles);
+  const handlers = simulatorHandlers(simulatorFiles);
   const entries = [];
   const problems = [];
   for (const { name: api, doc } of apis) {
@@ -153,6 +184,11 @@ export function operationIndex({ apis, source, clientFiles, testFiles }) {
       if (!covering.length)
         problems.push(
           `${api}: ${o.operationId} has no contract test (no cover('${o.operationId}') in a suite of contract('${api}'))`,
+        );
+      const handler = handlers.find((h) => h.operationId === o.operationId && (h.api ?? api) === api);
+      if (!handler)
+        problems.push(
+          `${api}: ${o.operationId} has no simulator handler (no ${o.operationId} in the handlers of packages/simulator/src/apis/${api}/)`,
         );
       entries.push({
         api,
@@ -174,6 +210,7 @@ export function operationIndex({ apis, source, clientFiles, testFiles }) {
           .filter((m) => m.ids.has(o.operationId))
           .map(({ method: { name, file, line } }) => ({ name, file, line })),
         contractTests: covering.map(({ title, file, line }) => ({ title, file, line })),
+        simulator: handler && { file: handler.file, line: handler.line },
       });
     }
   }
@@ -183,6 +220,12 @@ export function operationIndex({ apis, source, clientFiles, testFiles }) {
         `${t.file}:${t.line}: cover('${t.operationId}') names no operation of ${t.api === undefined ? 'a contract(...) suite' : `dist/${t.api}.json`}`,
       );
     }
+  }
+  for (const h of handlers) {
+    if (!entries.some((e) => e.operationId === h.operationId && (h.api ?? e.api) === e.api))
+      problems.push(
+        `${h.file}:${h.line}: simulator handler ${h.operationId} names no operation of ${h.api ? `dist/${h.api}.json` : 'the bundles'}`,
+      );
   }
   return { entries, problems };
 }
@@ -202,7 +245,7 @@ export function toMarkdown(entries, explorerOrigin) {
     '# Operation index',
     '',
     'Every operation of every API: where its description is written, where to try it, the client call',
-    `and the contract test that calls it. Explorer links open the page \`npm start\` serves (${explorerOrigin}).`,
+    `the contract test that calls it and the simulator handler that answers it. Explorer links open the page \`npm start\` serves (${explorerOrigin}).`,
     'The same data, for tools: `dist/operations.json`.',
   ];
   for (const api of [...new Set(entries.map((e) => e.api))]) {
@@ -211,8 +254,8 @@ export function toMarkdown(entries, explorerOrigin) {
       '',
       `## ${api} (\`${rows[0].basePath}\`)`,
       '',
-      '| operationId | method and path | tag | source | explorer | client | contract test |',
-      '|---|---|---|---|---|---|---|',
+      '| operationId | method and path | tag | source | explorer | client | contract test | simulator |',
+      '|---|---|---|---|---|---|---|---|',
     );
     for (const e of rows) {
       const call = e.client.factory
@@ -222,8 +265,15 @@ export function toMarkdown(entries, explorerOrigin) {
         .filter(Boolean)
         .join('<br>');
       const tests = e.contractTests.map((t) => link(t.title || t.file, t.file, t.line)).join('<br>');
+      const simulator = e.simulator
+        ? link(
+            `${e.simulator.file.replace(/^packages\/simulator\/src\//, '')}:${e.simulator.line}`,
+            e.simulator.file,
+            e.simulator.line,
+          )
+        : '';
       lines.push(
-        `| \`${e.operationId}\` | \`${e.method} ${cell(e.path)}\`<br>${cell(e.summary)} | ${cell(e.tag)} | ${link(`${e.source.file}:${e.source.line}`, e.source.file, e.source.line)} | [open](${explorerOrigin}${e.explorer}) | ${client} | ${tests} |`,
+        `| \`${e.operationId}\` | \`${e.method} ${cell(e.path)}\`<br>${cell(e.summary)} | ${cell(e.tag)} | ${link(`${e.source.file}:${e.source.line}`, e.source.file, e.source.line)} | [open](${explorerOrigin}${e.explorer}) | ${client} | ${tests} | ${simulator} |`,
       );
     }
   }

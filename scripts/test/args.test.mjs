@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { integer, parseCommandLine, port, UsageError } from '../lib/args.mjs';
 
+/** @type {Parameters<typeof parseCommandLine>[0]} */
 const spec = {
   options: {
     port: { type: 'string', default: '8080', check: port },

@@ -282,77 +282,85 @@ describe('additions', () => {
 });
 
 describe('verdict: the bump npm run breaking expects, and when a breaking change passes', () => {
-  const major = (summary) => ({ file: '.changeset/x.md', summary, releases: [{ name: '@svc/client', type: 'major' }] });
+  /** @returns {import('../lib/release.mjs').Changeset} */
+  const major = (/** @type {string} */ summary) => ({
+    file: '.changeset/x.md',
+    summary,
+    releases: [{ name: '@svc/client', type: 'major' }],
+  });
   const dropState = (version) => (doc) => {
     delete doc.components.schemas.Image.allOf[1].properties.status.properties.state;
     doc.info.version = version;
   };
-  it.each([
-    ['unchanged: no bump expected', () => {}, [], true, /t: 0 breaking change\(s\), 0 addition\(s\)$/m, /expects/],
-    [
-      'an addition expects minor',
-      (doc) => (doc.components.schemas.Entity.properties.owner = { type: 'string' }),
-      [],
-      true,
-      /expects a minor bump of info\.version \(1\.0\.0 -> 1\.0\.0: none\)/,
-    ],
-    [
-      'a description change expects patch',
-      (doc) => (getOp(doc).description = 'more words'),
-      [],
-      true,
-      /expects a patch bump/,
-    ],
-    [
-      'breaking without bump or changeset fails',
-      dropState('1.0.0'),
-      [],
-      false,
-      /BREAKING without a major bump of info\.version in spec\/t \(now 1\.0\.0 -> 1\.0\.0\) and a changeset/,
-    ],
-    [
-      'breaking with a minor bump fails',
-      dropState('1.1.0'),
-      [major('t: Image.status.state removed')],
-      false,
-      /BREAKING without a major bump/,
-    ],
-    [
-      'breaking with the major bump but no changeset fails',
-      dropState('2.0.0'),
-      [],
-      false,
-      /BREAKING without a changeset \("@svc\/client": major\) whose summary names "t"/,
-    ],
-    [
-      'a changeset that does not name the API does not count',
-      dropState('2.0.0'),
-      [major('Breaks things.')],
-      false,
-      /BREAKING without a changeset/,
-    ],
-    [
-      'a minor changeset does not count',
-      dropState('2.0.0'),
-      [{ ...major('t: state removed'), releases: [{ name: '@svc/client', type: 'minor' }] }],
-      false,
-      /BREAKING without a changeset/,
-    ],
-    [
-      'breaking with the major bump and a changeset naming the API passes',
-      dropState('2.0.0'),
-      [major('t: `Image.status.state` is removed.')],
-      true,
-      /expects a major bump of info\.version \(1\.0\.0 -> 2\.0\.0: major\)[\s\S]*released as 1\.0\.0 -> 2\.0\.0, described in \.changeset\/x\.md/,
-    ],
-    [
-      'info.version that is not semver fails',
-      (doc) => (doc.info.version = '2.0'),
-      [],
-      false,
-      /info\.version "2\.0" is not semver/,
-    ],
-  ])('%s', (_title, edit, changesets, ok, line, absent) => {
+  // rows of differing lengths (the last column is optional)
+  it.each(
+    /** @type {any[][]} */ ([
+      ['unchanged: no bump expected', () => {}, [], true, /t: 0 breaking change\(s\), 0 addition\(s\)$/m, /expects/],
+      [
+        'an addition expects minor',
+        (doc) => (doc.components.schemas.Entity.properties.owner = { type: 'string' }),
+        [],
+        true,
+        /expects a minor bump of info\.version \(1\.0\.0 -> 1\.0\.0: none\)/,
+      ],
+      [
+        'a description change expects patch',
+        (doc) => (getOp(doc).description = 'more words'),
+        [],
+        true,
+        /expects a patch bump/,
+      ],
+      [
+        'breaking without bump or changeset fails',
+        dropState('1.0.0'),
+        [],
+        false,
+        /BREAKING without a major bump of info\.version in spec\/t \(now 1\.0\.0 -> 1\.0\.0\) and a changeset/,
+      ],
+      [
+        'breaking with a minor bump fails',
+        dropState('1.1.0'),
+        [major('t: Image.status.state removed')],
+        false,
+        /BREAKING without a major bump/,
+      ],
+      [
+        'breaking with the major bump but no changeset fails',
+        dropState('2.0.0'),
+        [],
+        false,
+        /BREAKING without a changeset \("@svc\/client": major\) whose summary names "t"/,
+      ],
+      [
+        'a changeset that does not name the API does not count',
+        dropState('2.0.0'),
+        [major('Breaks things.')],
+        false,
+        /BREAKING without a changeset/,
+      ],
+      [
+        'a minor changeset does not count',
+        dropState('2.0.0'),
+        [{ ...major('t: state removed'), releases: [{ name: '@svc/client', type: 'minor' }] }],
+        false,
+        /BREAKING without a changeset/,
+      ],
+      [
+        'breaking with the major bump and a changeset naming the API passes',
+        dropState('2.0.0'),
+        [major('t: `Image.status.state` is removed.')],
+        true,
+        /expects a major bump of info\.version \(1\.0\.0 -> 2\.0\.0: major\)[\s\S]*released as 1\.0\.0 -> 2\.0\.0, described in \.changeset\/x\.md/,
+      ],
+      [
+        'info.version that is not semver fails',
+        (doc) => (doc.info.version = '2.0'),
+        [],
+        false,
+        /info\.version "2\.0" is not semver/,
+      ],
+    ]),
+  )('%s', (_title, edit, changesets, ok, line, absent) => {
     const v = verdict('t', base(), changed(edit), changesets);
     expect(v.ok, v.lines.join('\n')).toBe(ok);
     expect(v.lines.join('\n')).toMatch(line);

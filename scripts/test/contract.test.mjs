@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOnlyOperations, violationsOf } from '../lib/contract-live.mjs';
 
 const SCRIPT = fileURLToPath(new URL('../contract.mjs', import.meta.url));
-const central = apis().find((a) => a.name === 'central');
+const central = /** @type {import('@svc/oas/apis').ApiEntry} */ (apis().find((a) => a.name === 'central'));
 const doc = JSON.parse(readFileSync(central.bundleJson, 'utf8'));
 const base = serverBasePath(doc.servers[0].url);
 const USER = 'auditor';
@@ -28,7 +28,7 @@ const deref = (v) =>
 
 /** The first example of an operation's 2xx JSON response, from the bundle. */
 function successExample(op) {
-  const [status, res] = Object.entries(op.responses).find(([s]) => /^2/.test(s));
+  const [status, res] = /** @type {[string, any]} */ (Object.entries(op.responses).find(([s]) => /^2/.test(s)));
   const media = deref(res).content['application/json'];
   return { status: Number(status), body: structuredClone(deref(Object.values(media.examples)[0]).value) };
 }
@@ -101,7 +101,7 @@ describe('npm run contract', () => {
   beforeAll(async () => {
     fake = fakeServer();
     await new Promise((r) => fake.server.listen(0, '127.0.0.1', r));
-    origin = `http://127.0.0.1:${fake.server.address().port}`;
+    origin = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (fake.server.address()).port}`;
   });
   afterAll(() => new Promise((r) => fake.server.close(r)));
 
@@ -156,7 +156,7 @@ describe('npm run contract against a self-signed HTTPS target', () => {
     });
     fake = fakeServer({ key: pems.private, cert: pems.cert });
     await new Promise((r) => fake.server.listen(0, '127.0.0.1', r));
-    origin = `https://127.0.0.1:${fake.server.address().port}`;
+    origin = `https://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (fake.server.address()).port}`;
   });
   afterAll(() => new Promise((r) => fake.server.close(r)));
 

@@ -85,10 +85,10 @@ beforeAll(async () => {
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
   await until(() => output, /live reload at (http:\S+)/, 150_000);
-  front = /live reload at (http:\S+)/.exec(output)[1];
+  front = /** @type {RegExpExecArray} */ (/live reload at (http:\S+)/.exec(output))[1];
 
   const res = await fetch(new URL(EVENTS_PATH, front));
-  reader = res.body.getReader();
+  reader = /** @type {ReadableStream<Uint8Array>} */ (res.body).getReader();
   const decoder = new TextDecoder();
   (async () => {
     for (let r = await reader.read(); !r.done; r = await reader.read()) events += decoder.decode(r.value);

@@ -36,7 +36,9 @@ describe('belowFloor', () => {
   });
 
   it('refuses a lockfile without a packages map', () => {
-    expect(() => belowFloor({ lockfileVersion: 1, dependencies: {} })).toThrow(/lockfileVersion 2 or 3/);
+    expect(() => belowFloor(/** @type {any} */ ({ lockfileVersion: 1, dependencies: {} }))).toThrow(
+      /lockfileVersion 2 or 3/,
+    );
   });
 
   it('the repository lockfile holds no version below a fix, and package.json overrides each one to a fixed range', () => {

@@ -27,6 +27,7 @@ export function freePort() {
  * @property {string} url   origin of the mock, e.g. `http://127.0.0.1:43121` (no base path)
  * @property {number} port  the TCP port it listens on
  * @property {() => Promise<void>} close  stops the Prism process
+ * @property {string} log  what Prism printed so far (stdout and stderr), for a failure message
  */
 
 /**
@@ -123,6 +124,7 @@ async function startPrism({ args, port, label, timeoutMs, env = process.env }) {
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
 
+  /** @returns {Promise<void>} */
   const close = () =>
     new Promise((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -131,24 +133,26 @@ async function startPrism({ args, port, label, timeoutMs, env = process.env }) {
       setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
     });
 
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      close();
-      reject(new Error(`${label}: Prism did not listen on port ${port} within ${timeoutMs} ms:\n${output}`));
-    }, timeoutMs);
-    const onData = () => {
-      if (/Prism is listening/.test(output)) {
+  await /** @type {Promise<void>} */ (
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        close();
+        reject(new Error(`${label}: Prism did not listen on port ${port} within ${timeoutMs} ms:\n${output}`));
+      }, timeoutMs);
+      const onData = () => {
+        if (/Prism is listening/.test(output)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      child.once('exit', (code) => {
         clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${label}: Prism exited with code ${code} before listening:\n${output}`));
-    });
-  });
+        reject(new Error(`${label}: Prism exited with code ${code} before listening:\n${output}`));
+      });
+    })
+  );
 
   return {
     url: `http://127.0.0.1:${port}`,

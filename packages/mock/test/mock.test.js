@@ -77,10 +77,10 @@ describe('startProxy', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ uuid: '7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60', status: 'DONE' }));
     });
-    await new Promise((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    await new Promise((resolve) => upstream.listen(0, '127.0.0.1', () => resolve(undefined)));
     const proxy = await startProxy({
       document: bundle,
-      upstream: `http://127.0.0.1:${upstream.address().port}/api/svc/v3`,
+      upstream: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (upstream.address()).port}/api/svc/v3`,
     });
     try {
       const res = await fetch(`${proxy.url}/tasks/7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60`, { headers: auth });
@@ -108,7 +108,7 @@ describe('onFreePort', () => {
     const result = await onFreePort(
       undefined,
       (p) => (tried.push(p), p === 5001 ? inUse(p) : Promise.resolve(`on ${p}`)),
-      async () => ports.shift(),
+      async () => /** @type {number} */ (ports.shift()),
     );
     expect(result).toBe('on 5002');
     expect(tried).toEqual([5001, 5002]);

@@ -8,15 +8,23 @@ import { parse } from 'yaml';
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /**
+ * One API of the repository, as `redocly.yaml` declares it; all paths absolute.
+ * @typedef {object} ApiEntry
+ * @property {string} name       the key in `redocly.yaml` (`central`, `element`, `objects`)
+ * @property {string} root       the source root document, `spec/<api>/openapi.yaml`
+ * @property {string} bundle     the bundled YAML, `dist/<api>.yaml`
+ * @property {string} bundleJson the bundled JSON, `dist/<api>.json`
+ */
+
+/**
  * The APIs declared in `<dir>/redocly.yaml` (this repository's by default).
  * @param {string} [dir] a checkout of this repository, e.g. the merge base unpacked by `npm run breaking`
- * @returns {{ name: string, root: string, bundle: string, bundleJson: string }[]}
- *   `root` is the source root document, `bundle`/`bundleJson` the bundled outputs in `<dir>/dist`; all absolute.
+ * @returns {ApiEntry[]}
  * @throws {Error} when `<dir>/redocly.yaml` is missing or is not YAML
  */
 export function apis(dir = root) {
   const config = parse(readFileSync(join(dir, 'redocly.yaml'), 'utf8'));
-  return Object.entries(config.apis ?? {}).map(([name, api]) => ({
+  return Object.entries(config.apis ?? {}).map(([name, /** @type {{ root: string }} */ api]) => ({
     name,
     root: join(dir, api.root),
     bundle: join(dir, 'dist', `${name}.yaml`),

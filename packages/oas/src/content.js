@@ -1,7 +1,18 @@
 // What an operation sends and answers: the kind of a media type and the example a tool fills in.
 // Written once so that the code samples, the contract suites, contract mode and the house
 // Spectral rules agree on both.
-import { deref } from './deref.js';
+import { deref } from './ref.js';
+
+/** `json`: `application/json`, `application/<x>+json`; `binary`: `application/octet-stream`, `image/*`, `audio/*`, `video/*`. @typedef {'json' | 'binary' | 'other'} MediaKind */
+
+/**
+ * The request body an operation is called with.
+ * @typedef {object} RequestBody
+ * @property {string} mediaType
+ * @property {MediaKind} kind
+ * @property {boolean} required `requestBody.required`
+ * @property {unknown} example from `exampleOf` on that media type; `undefined` when the spec gives none
+ */
 
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json$/;
 const BINARY_TYPE = /^(?:application\/octet-stream|image\/[\w.+-]+|audio\/[\w.+-]+|video\/[\w.+-]+)$/;
@@ -12,7 +23,7 @@ const BINARY_TYPE = /^(?:application\/octet-stream|image\/[\w.+-]+|audio\/[\w.+-
  * `binary` for `application/octet-stream`, `image/*`, `audio/*` and `video/*`, `other` for the rest
  * (`text/html`, `multipart/form-data`).
  * @param {string} mediaType a key of a Content Object or a Content-Type header value
- * @returns {'json' | 'binary' | 'other'}
+ * @returns {MediaKind}
  */
 export function mediaKind(mediaType) {
   const type = String(mediaType).split(';')[0].trim().toLowerCase();
@@ -51,8 +62,7 @@ export function exampleOf(doc, holder) {
  * binary one, else the first; with the example of that media type (see `exampleOf`).
  * @param {object} doc the bundled document
  * @param {{ requestBody?: unknown }} operation
- * @returns {null | { mediaType: string, kind: 'json' | 'binary' | 'other', required: boolean, example: unknown }}
- *   `null` when the operation takes no body; `example` is `undefined` when the spec gives none
+ * @returns {RequestBody | null} `null` when the operation takes no body
  */
 export function requestBodyOf(doc, operation) {
   const body = deref(doc, operation?.requestBody);

@@ -1,13 +1,23 @@
 // Walking a bundled OpenAPI document, written once for every tool that reads the bundles.
 // Bundles (dist/<api>.json) hold only local `$ref`s, so that is all `deref` follows.
 
-import { deref } from './deref.js';
+import { deref, isObject, resolveRef } from './ref.js';
 
 export { IDEMPOTENT_EXTENSION, isReadOnly } from './read-only.js';
-export { deref };
+export { deref, isObject, resolveRef } from './ref.js';
 
 /** The HTTP methods a path item may hold, in the order OpenAPI lists them. */
-export const HTTP_METHODS = Object.freeze(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+export const HTTP_METHODS = /** @type {const} */ ([
+  'get',
+  'put',
+  'post',
+  'delete',
+  'options',
+  'head',
+  'patch',
+  'trace',
+]);
+Object.freeze(HTTP_METHODS);
 
 /**
  * The path part of a server URL template: `https://{host}:{port}/api/svc/v3` -> `/api/svc/v3`,
@@ -22,29 +32,55 @@ export function serverBasePath(url) {
 }
 
 /**
+ * One operation of a document, as `operations(doc)` lists it.
+ * @typedef {object} OperationEntry
+ * @property {string} path     the path template as written, relative to the server base path (`/images/{uuid}`)
+ * @property {HttpMethod} method
+ * @property {string | undefined} operationId
+ * @property {Record<string, any>} pathItem  resolved
+ * @property {Record<string, any>} operation
+ * @property {Record<string, any>[]} parameters  path-level and operation-level, resolved; the operation's win
+ */
+
+/** @typedef {(typeof HTTP_METHODS)[number]} HttpMethod */
+
+/**
+ * The operations of one Path Item Object, without throwing on a broken `$ref` (none then).
+ * @param {unknown} doc the whole document
+ * @param {unknown} pathItem possibly `{ $ref }`
+ * @param {Array<string | number>} at where the Path Item lives (`['paths', '/images']`)
+ * @returns {{ method: HttpMethod, operation: Record<string, any>, pathItem: Record<string, any>, path: Array<string | number> }[]}
+ *   `path` is where the operation lives (`['paths', '/images', 'get']`)
+ */
+export function operationsOf(doc, pathItem, at) {
+  const { value: item } = resolveRef(doc, pathItem);
+  if (!isObject(item)) return [];
+  return HTTP_METHODS.filter((method) => isObject(item[method])).map((method) => ({
+    method,
+    operation: item[method],
+    pathItem: item,
+    path: [...at, method],
+  }));
+}
+
+/**
  * Every operation of a document, in document order, with its parameters (see `parametersOf`).
- * @param {object} doc the bundled document
- * @returns {import('./index.js').OperationEntry[]}
+ * @param {any} doc the bundled document
+ * @returns {OperationEntry[]}
+ * @throws {Error} from `deref`, for a path item `$ref` that is not local, does not resolve or loops
  */
 export function operations(doc) {
-  const out = [];
-  for (const [path, rawItem] of Object.entries(doc.paths ?? {})) {
-    const pathItem = deref(doc, rawItem);
-    if (!pathItem || typeof pathItem !== 'object') continue;
-    for (const method of HTTP_METHODS) {
-      const operation = deref(doc, pathItem[method]);
-      if (!operation || typeof operation !== 'object') continue;
-      out.push({
-        path,
-        method,
-        operationId: operation.operationId,
-        pathItem,
-        operation,
-        parameters: parametersOf(doc, pathItem, operation),
-      });
-    }
-  }
-  return out;
+  return Object.entries(doc.paths ?? {}).flatMap(([path, rawItem]) => {
+    deref(doc, rawItem); // throws, naming it, on a broken reference
+    return operationsOf(doc, rawItem, ['paths', path]).map(({ method, operation, pathItem }) => ({
+      path,
+      method,
+      operationId: operation.operationId,
+      pathItem,
+      operation,
+      parameters: parametersOf(doc, pathItem, operation),
+    }));
+  });
 }
 
 /**
@@ -53,7 +89,7 @@ export function operations(doc) {
  * @param {object} doc the bundled document
  * @param {{ parameters?: unknown[] }} pathItem
  * @param {{ parameters?: unknown[] }} operation
- * @returns {object[]}
+ * @returns {Record<string, any>[]}
  */
 export function parametersOf(doc, pathItem, operation) {
   const byKey = new Map();
@@ -65,3 +101,26 @@ export function parametersOf(doc, pathItem, operation) {
 }
 
 export { exampleOf, mediaKind, requestBodyOf } from './content.js';
+
+/**
+ * The path of an operation's deep link in Swagger UI: `#/<tag>/<operationId>`, each with its
+ * whitespace as `%20` (Swagger UI's `createDeepLinkPath`, which its router reads back).
+ * @param {string} tag the operation's first tag (`default` when it has none)
+ * @param {string} operationId
+ * @returns {string} e.g. `#/Images%20(v2.0)/images_list_v2_0`
+ */
+export function operationHash(tag, operationId) {
+  const part = (/** @type {string} */ s) => String(s).trim().replace(/\s/g, '%20');
+  return `#/${part(tag)}/${part(operationId)}`;
+}
+
+/**
+ * The explorer's link to an operation, relative to the page: `?api=<api>` and `operationHash`.
+ * @param {string} api a name of `redocly.yaml` (`element`)
+ * @param {string} tag
+ * @param {string} operationId
+ * @returns {string} e.g. `?api=element#/Images%20(v2.0)/images_list_v2_0`
+ */
+export function explorerLink(api, tag, operationId) {
+  return `?api=${encodeURIComponent(api)}${operationHash(tag, operationId)}`;
+}

@@ -44,7 +44,7 @@ const doc = {
     },
   },
 };
-const ref = (name) => ({ $ref: `#/components/${name}` });
+const ref = (/** @type {string} */ name) => ({ $ref: `#/components/${name}` });
 
 describe('exampleOf', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deref, operations, serverBasePath } from '../src/index.js';
+import { deref, explorerLink, operationHash, operations, resolveRef, serverBasePath } from '../src/index.js';
 
 const doc = {
   servers: [{ url: 'https://{host}:{port}/api/svc/v3' }],
@@ -71,5 +71,36 @@ describe('serverBasePath', () => {
     expect(serverBasePath('api/svc')).toBe('/api/svc');
     expect(serverBasePath('http://h')).toBe('');
     expect(serverBasePath(undefined)).toBe('');
+  });
+});
+
+describe('resolveRef', () => {
+  it('answers where a reference leads, and why it does not, without throwing', () => {
+    expect(resolveRef(doc, { $ref: '#/components/parameters/uuid' }, ['x'])).toEqual({
+      value: { in: 'path', name: 'uuid', required: true },
+      path: ['components', 'parameters', 'uuidTarget'],
+      problem: undefined,
+    });
+    expect(resolveRef(doc, { type: 'a' }, ['here'])).toEqual({
+      value: { type: 'a' },
+      path: ['here'],
+      problem: undefined,
+    });
+    expect(resolveRef(doc, { $ref: 'x.yaml#/a' }).problem).toMatch(/only local references/);
+    expect(resolveRef(doc, { $ref: '#/components/schemas/loop' }).problem).toMatch(/a cycle/);
+  });
+});
+
+describe('operationHash and explorerLink', () => {
+  it.each([
+    ['Images', 'images_create', '#/Images/images_create'],
+    ['Images (v2.0)', 'images_list_v2_0', '#/Images%20(v2.0)/images_list_v2_0'],
+    [' Object stores ', 'a b', '#/Object%20stores/a%20b'],
+  ])('%s %s -> %s, as Swagger UI writes it', (tag, id, want) => expect(operationHash(tag, id)).toBe(want));
+
+  it('puts the API in the query', () => {
+    expect(explorerLink('element', 'Images (v2.0)', 'images_list_v2_0')).toBe(
+      '?api=element#/Images%20(v2.0)/images_list_v2_0',
+    );
   });
 });

@@ -4,7 +4,7 @@
 // one error mapper. It never asks which API it serves: each adapter brings its error body and
 // validation status.
 import { timingSafeEqual } from 'node:crypto';
-import { isReadOnly, mediaKind } from '@svc/oas';
+import { HTTP_METHODS, isReadOnly, mediaKind } from '@svc/oas';
 import { percentDecode } from './decode.js';
 import { HttpError, toHttpError } from './errors.js';
 
@@ -189,7 +189,6 @@ function queryOf(searchParams) {
 }
 /** The 401 of an API without its own (the element-level API's): production's HTML page. */
 const unauthorizedPage = () => ({ type: 'text/html;charset=utf-8', body: UNAUTHORIZED_PAGE });
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 /**
  * Makes the request listener.
@@ -232,7 +231,7 @@ export function createListener({ apis, domain, user, password, faults, secrets, 
   function operationOf(api, request) {
     const operation = api.backend.router.matchOperation(request);
     if (operation) return operation;
-    const allowed = METHODS.filter((m) => api.backend.router.matchOperation({ ...request, method: m }));
+    const allowed = HTTP_METHODS.filter((m) => api.backend.router.matchOperation({ ...request, method: m }));
     throw allowed.length
       ? new HttpError(
           405,

@@ -1,5 +1,6 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
-import { alternativesOf, isObject, schemaParts } from './lib/oas.js';
+import { isObject } from '@svc/oas';
+import { alternativesOf, schemaParts } from '@svc/oas/schema';
 
 /**
  * Enforces the intent-entity shape (`svc-intent-entity`): a schema in

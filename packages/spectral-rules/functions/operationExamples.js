@@ -1,6 +1,6 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
-import { mediaKind } from '@svc/oas';
-import { deref, isObject, operationsOf, printPath } from './lib/oas.js';
+import { isObject, mediaKind, operationsOf, resolveRef } from '@svc/oas';
+import { printPath } from './lib/house.js';
 
 /**
  * Enforces named examples (`svc-operation-examples`): every JSON request
@@ -50,13 +50,13 @@ export default createRulesetFunction(
       for (const { method, operation, path } of operationsOf(doc, item, [...context.path, key])) {
         const name = `${method.toUpperCase()} ${key}`;
         if (operation.requestBody !== undefined) {
-          const body = deref(doc, operation.requestBody, [...path, 'requestBody']);
+          const body = resolveRef(doc, operation.requestBody, [...path, 'requestBody']);
           checkContent(body.value, body.path, 'request body', name);
         }
         if (!isObject(operation.responses)) continue;
         for (const [code, raw] of Object.entries(operation.responses)) {
           if (!/^2(?:\d\d|XX)$/i.test(code)) continue;
-          const response = deref(doc, raw, [...path, 'responses', code]);
+          const response = resolveRef(doc, raw, [...path, 'responses', code]);
           checkContent(response.value, response.path, `${code} response`, name);
         }
       }

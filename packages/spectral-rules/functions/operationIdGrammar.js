@@ -1,5 +1,7 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
-import { deref, isBinaryContent, isObject, operationsOf, PARAM_SEGMENT, VERSION_SEGMENT } from './lib/oas.js';
+import { isObject, operationsOf, resolveRef } from '@svc/oas';
+import { isBinaryContent } from '@svc/oas/schema';
+import { PARAM_SEGMENT, VERSION_SEGMENT } from './lib/house.js';
 
 /** Lower snake case: `images_upload_file`, `storage_containers_list`. */
 const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
@@ -89,7 +91,7 @@ function expectation(doc, pathKey, method, operation) {
       if (!endsWithParameter && segments.length > 1) return { resource, verbs: [lastName] };
       return { resource, verbs: ['create', 'list'] };
     case 'put': {
-      const body = deref(doc, operation.requestBody).value;
+      const body = resolveRef(doc, operation.requestBody).value;
       const binary = UPLOAD_SEGMENTS.has(lastName) || (isObject(body) && isBinaryContent(doc, body.content));
       return { resource, verbs: binary ? ['upload'] : ['update'] };
     }
@@ -107,7 +109,7 @@ function binaryResponse(doc, operation) {
   if (!isObject(operation.responses)) return false;
   return Object.entries(operation.responses).some(([code, response]) => {
     if (!/^2(?:\d\d|XX)$/i.test(code)) return false;
-    const value = deref(doc, response).value;
+    const value = resolveRef(doc, response).value;
     return isObject(value) && isBinaryContent(doc, value.content);
   });
 }

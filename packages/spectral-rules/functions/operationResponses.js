@@ -1,5 +1,5 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
-import { isObject, operationsOf } from './lib/oas.js';
+import { isObject, operationsOf } from '@svc/oas';
 
 /**
  * Enforces the error-response convention (`svc-operation-responses`): every

@@ -1,5 +1,5 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
-import { operationsOf } from './lib/oas.js';
+import { operationsOf } from '@svc/oas';
 
 /**
  * Enforces the one-line summary (`svc-operation-summary`): every operation has

@@ -1,5 +1,6 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
-import { isObject, VERSION_SEGMENT } from './lib/oas.js';
+import { isObject } from '@svc/oas';
+import { VERSION_SEGMENT } from './lib/house.js';
 
 /**
  * Enforces the version prefix (`svc-path-version-prefix`): the server URL

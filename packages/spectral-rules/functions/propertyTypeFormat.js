@@ -1,5 +1,6 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
-import { alternativesOf, forEachProperty, hasType, isNullSchema, keywordOf, schemaParts, show } from './lib/oas.js';
+import { alternativesOf, forEachProperty, hasType, isNullSchema, keywordOf, schemaParts } from '@svc/oas/schema';
+import { show } from './lib/house.js';
 
 /**
  * Enforces a wire type for schema properties picked by name. Used by

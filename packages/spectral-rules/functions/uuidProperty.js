@@ -1,17 +1,7 @@
 import { createRulesetFunction } from '@stoplight/spectral-core';
-import {
-  alternativesOf,
-  deref,
-  forEachProperty,
-  hasType,
-  isNullSchema,
-  isObject,
-  keywordOf,
-  operationsOf,
-  printPath,
-  schemaParts,
-  show,
-} from './lib/oas.js';
+import { isObject, operationsOf, resolveRef } from '@svc/oas';
+import { alternativesOf, forEachProperty, hasType, isNullSchema, keywordOf, schemaParts } from '@svc/oas/schema';
+import { printPath, show } from './lib/house.js';
 
 /** `uuid`, `image_uuid`, `owner_reference_uuid`. */
 const UUID_NAME = /^(?:.+_)?uuid$/;
@@ -78,7 +68,7 @@ export default createRulesetFunction(
     }
     if (isObject(doc.paths)) {
       for (const [key, rawItem] of Object.entries(doc.paths)) {
-        const { value: item } = deref(doc, rawItem);
+        const { value: item } = resolveRef(doc, rawItem);
         if (!isObject(item)) continue;
         if (Array.isArray(item.parameters)) {
           for (const [i, p] of item.parameters.entries())

@@ -77,7 +77,7 @@ const bad = [
 describeRule('svc-operation-id-grammar', [
   { name: 'passes: every operation of the sample API', given: validDocument(), want: [] },
   ...good.map(([method, path, id, fields]) => ({
-    name: `passes: ${id} for ${method.toUpperCase()} ${path}`,
+    name: `passes: ${id} for ${String(method).toUpperCase()} ${path}`,
     given: single(method, path, id, fields),
     want: [],
   })),
