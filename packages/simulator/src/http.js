@@ -182,7 +182,12 @@ const mediaType = (header) => (header ?? '').split(';')[0].trim().toLowerCase();
 /** `/api/svc//v3/batch` -> `/api/svc/v3/batch`, as production's gateway reads it. */
 const collapseSlashes = (pathname) => pathname.replace(/\/{2,}/g, '/');
 /** The query as an object; a repeated key (`entityUuids=a&entityUuids=b`, form style) becomes an array. */
+/**
+ * @param {URLSearchParams} searchParams
+ * @returns {Record<string, string | string[]>}
+ */
 function queryOf(searchParams) {
+  /** @type {Record<string, string | string[]>} */
   const query = {};
   for (const [key, value] of searchParams) query[key] = key in query ? [query[key], value].flat() : value;
   return query;
@@ -277,7 +282,7 @@ export function createListener({ apis, domain, user, password, faults, secrets, 
         throw validationError(api.adapter.validationStatus, [
           { instancePath: '/requestBody', keyword: 'required', params: {}, message: 'a JSON request body is required' },
         ]);
-      const result = api.backend.validator.validateRequest({ ...request, body }, operation);
+      const result = api.backend.validator.validateRequest(/** @type {any} */ ({ ...request, body }), operation);
       if (!result.valid) throw validationError(api.adapter.validationStatus, result.errors ?? []);
       const handler = api.adapter.handlers[operationId];
       if (!handler) throw new HttpError(501, 'INTERNAL_ERROR', `${operationId} is not simulated yet`);

@@ -25,6 +25,7 @@ export function createCategories(defined = PREDEFINED_CATEGORIES) {
      * @throws {HttpError} 422 INVALID_REQUEST naming the field and each unknown `name:value`
      */
     check({ categories = {}, categoriesMapping = {} }, field) {
+      /** @type {Record<string, string>} */
       const details = {};
       for (const [name, value] of Object.entries(categories))
         if (!has(name, value)) details[`${field}.categories.${name}`] = `category ${name}:${value} does not exist`;
