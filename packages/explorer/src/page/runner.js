@@ -1,7 +1,7 @@
 // The workflow runner ("Start here"): which workflow and step the link names, the answers
 // recorded per step in this session, opening a step with its values filled in, Executing it and
 // waiting for its answer. Steps follow answers and renders, never timers. ES module.
-import { exampleOf, mediaKind } from '@svc/oas';
+import { exampleOf, mediaKind, operationHash } from '@svc/oas';
 import { serverInfo } from './requests.js';
 import { revealOperation } from './reveal.js';
 import { operationLink } from './search.js';
@@ -108,7 +108,7 @@ export function setParameters(system, op, values) {
  *   link: by default the workflow is left
  */
 export function showOperation(system, tag, operationId, keep = { workflow: null, step: null }) {
-  setUrlParams(keep, '#/' + encodeURIComponent(tag) + '/' + encodeURIComponent(operationId));
+  setUrlParams(keep, operationHash(tag, operationId));
   notify();
   system.layoutActions.parseDeepLinkHash(decodeURIComponent(location.hash));
   system.layoutActions.show(['operations', tag, operationId], true);

@@ -1,9 +1,7 @@
 // Search over the operations of every API: the page's sidebar and the operation list use the same
 // matching, on the index the build makes (scripts/search-index.mjs). ES module.
+import { HTTP_METHODS, operationHash } from '@svc/oas';
 import MiniSearch from 'minisearch';
-
-/** HTTP methods: a query word that is one matches the method only (not `target` or `images_get`). */
-export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /**
  * The words of a query, lower case.
@@ -60,8 +58,9 @@ function engineOf(index) {
  */
 export function search(index, query) {
   const words = queryWords(query);
-  const methods = words.filter((w) => METHODS.includes(w));
-  const text = words.filter((w) => !METHODS.includes(w)).join(' ');
+  // a query word that is an HTTP method matches the method only (not `target` or `images_get`)
+  const methods = words.filter((w) => HTTP_METHODS.includes(/** @type {any} */ (w)));
+  const text = words.filter((w) => !HTTP_METHODS.includes(/** @type {any} */ (w))).join(' ');
   const ranked = text
     ? engineOf(index)
         .search(text)
@@ -103,5 +102,5 @@ export function matchingIds(index, api, query) {
  */
 export function operationLink(api, tag, operationId, extra = {}) {
   const params = new URLSearchParams({ api, ...extra });
-  return '?' + params.toString() + '#/' + encodeURIComponent(tag) + '/' + encodeURIComponent(operationId);
+  return '?' + params.toString() + operationHash(tag, operationId);
 }
