@@ -61,7 +61,8 @@ function formatProblem(problem, getLineColLocation) {
   const at = problem.location?.[0];
   const loc = at ? getLineColLocation(at) : undefined;
   const file = loc ? `${relative(root, loc.source.absoluteRef)}:${loc.start.line}:${loc.start.col} ` : '';
-  return `${file}${problem.severity} ${problem.ruleId} ${problem.message}`;
+  // paths inside the repository as the author writes them, not as this machine holds them
+  return `${file}${problem.severity} ${problem.ruleId} ${problem.message.replaceAll(`${root}/`, '')}`;
 }
 
 /**

@@ -1,25 +1,14 @@
 // End to end: `node scripts/dev.mjs` on a copy of the repository, saving spec files the way
 // editors do (a new file renamed over the old one), and checking what the author sees: a reload
-// after a good save, none after a bad one, and the rebuilt spec served to the explorer.
-import { execFileSync, spawn } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+// after a good save, a reload and the findings after a save that lints badly, none after one that
+// does not bundle, and the rebuilt spec served to the explorer.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { EVENTS_PATH } from '@svc/explorer';
-import { root } from '@svc/oas/apis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyRepository } from '../lib/repo-copy.mjs';
 
 const copy = mkdtempSync(join(tmpdir(), 'svc-dev-loop-'));
 const objectsRoot = join(copy, 'spec', 'objects', 'openapi.yaml');
@@ -47,37 +36,7 @@ async function until(read, pattern, ms) {
 }
 
 beforeAll(async () => {
-  // The working tree's files that git tracks or would track, and the installed packages by link.
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-    cwd: root,
-    encoding: 'utf8',
-  })
-    .split('\0')
-    .filter(Boolean);
-  for (const file of files) {
-    if (!existsSync(join(root, file))) continue; // deleted in the working tree
-    mkdirSync(dirname(join(copy, file)), { recursive: true });
-    cpSync(join(root, file), join(copy, file));
-  }
-  // The installed packages by link, but the workspace packages (@svc/*) from the copy, so that
-  // the copy's scripts find the copy's root and not this one.
-  mkdirSync(join(copy, 'node_modules', '@svc'), { recursive: true });
-  for (const entry of readdirSync(join(root, 'node_modules'))) {
-    if (entry !== '@svc') symlinkSync(join(root, 'node_modules', entry), join(copy, 'node_modules', entry));
-  }
-  for (const name of readdirSync(join(root, 'node_modules', '@svc'))) {
-    symlinkSync(
-      realpathSync(join(root, 'node_modules', '@svc', name)).replace(root, copy),
-      join(copy, 'node_modules', '@svc', name),
-    );
-  }
-  // and each package's own node_modules (npm nests a version there that the root does not hold)
-  for (const name of readdirSync(join(root, 'packages'))) {
-    const own = join(root, 'packages', name, 'node_modules');
-    if (existsSync(own) && existsSync(join(copy, 'packages', name)))
-      symlinkSync(own, join(copy, 'packages', name, 'node_modules'));
-  }
-
+  copyRepository(copy);
   child = spawn(process.execPath, [join(copy, 'scripts', 'dev.mjs'), '--port', '0'], {
     cwd: copy,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -111,7 +70,7 @@ describe('npm run dev', () => {
     expect(await (await fetch(front)).text()).toContain(`new EventSource("${EVENTS_PATH}")`);
   });
 
-  it('rebuilds the saved API, serves the new spec and reloads the page; a bad save is reported, not reloaded', async () => {
+  it('rebuilds the saved API, serves the new spec and reloads the page; findings and broken saves are reported', async () => {
     const original = readFileSync(objectsRoot, 'utf8');
     expect(original).toMatch(/^ {2}title: .+$/m);
 
@@ -121,13 +80,27 @@ describe('npm run dev', () => {
     const served = await (await fetch(new URL('specs/objects.json', front))).json();
     expect(served.info.title).toMatch(/\(edited\)$/);
 
-    // The same file again: a watcher that lost it after the first rename would miss this save.
-    const seen = events.length;
-    const before = output.length;
+    // The page reloads before the rebuild ends (types, linters, the mock): wait for its end.
+    await until(() => output, /dev: rebuilt objects/, 90_000);
+
+    // The same file again, with a lint finding: the page reloads, the finding is printed.
+    let seen = events.length;
+    let before = output.length;
     save(objectsRoot, original.replace(/^openapi: 3\.1\.0$/m, 'openapi: 3.1.0\nbogus: 1'));
+    await until(() => output.slice(before), /dev: rebuilt objects/, 90_000);
+    expect(output.slice(before)).toMatch(
+      /FAIL redocly lint objects[^\n]*\n.*openapi\.yaml:\d+:\d+ error struct .*bogus/,
+    );
+    expect(events.slice(seen)).toMatch(/event: reload/);
+
+    // A save that does not bundle (a $ref to a missing file): reported, not reloaded.
+    seen = events.length;
+    before = output.length;
+    save(objectsRoot, original.replace(/^paths:$/m, 'paths:\n  /missing:\n    $ref: ./paths/missing.yaml'));
     await until(() => output.slice(before), /not reloaded; fix the finding above/, 90_000);
-    expect(output.slice(before)).toMatch(/FAIL redocly lint objects/);
-    expect(output.slice(before)).toMatch(/bogus/);
+    expect(output.slice(before)).toMatch(
+      /FAIL bundle objects\n[\s\S]*openapi\.yaml:\d+:\d+ error .*'spec\/objects\/paths\/missing\.yaml'/,
+    );
     expect(events.slice(seen)).not.toMatch(/event: reload/);
 
     save(objectsRoot, original);

@@ -14,10 +14,16 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 
 const USAGE =
-  'Usage: npm run generate -w @svc/client -- [--check]   (--check: fail when src/generated/ differs from the bundles, write nothing)';
+  "Usage: npm run generate -w @svc/client -- [--check] [<api>...]   (--check: fail when src/generated/ differs from the bundles, write nothing; <api>: only these APIs' types, operations.ts always)";
 let check;
+let only;
 try {
-  check = parseArgs({ options: { check: { type: 'boolean', default: false } } }).values.check;
+  const parsed = parseArgs({ options: { check: { type: 'boolean', default: false } }, allowPositionals: true });
+  check = parsed.values.check;
+  only = parsed.positionals;
+  const known = apis().map((a) => a.name);
+  const unknown = only.find((name) => !known.includes(name));
+  if (unknown) throw new Error(`"${unknown}" is not an API of redocly.yaml (${known.join(', ')})`);
 } catch (e) {
   // one line and the usage, exit 2, as every command of the repository (scripts/lib/args.mjs)
   console.error(`generate: ${e.message.replace(/\s*\n\s*/g, ' ')}\n${USAGE}`);
@@ -69,6 +75,8 @@ for (const api of apis()) {
   operationsByApi[api.name] = operations(doc)
     .filter((o) => o.operationId)
     .map((o) => [o.method.toUpperCase(), o.path, o.operationId, isReadOnly(o), answersJson(doc, o.operation)]);
+  // `npm run dev` names the API whose files changed: the others' types are current
+  if (only.length && !only.includes(api.name)) continue;
   const ast = await openapiTS(doc, {
     alphabetize: false,
     // A default is the server's, not a promise that the field is sent: `{}` is a valid list request.
