@@ -44,7 +44,10 @@ const steps = {
   bundle: (api) => bundleApi(api, config),
   lint: (api) => lintApi(api, config),
   explorer: () => buildExplorer({ outDir: explorerDir }),
-  reload: (names) => explorer?.reload(names.join(',')),
+  reload: (names) => {
+    explorerBuilt(true);
+    explorer?.reload(names.join(','));
+  },
   spectral: async (api) => (await (await spectral)(api.bundle)).map((r) => formatFinding(api, r)),
   // A child process: the changed APIs' types are generated on the other core while this one
   // rebuilds the page.
@@ -57,15 +60,21 @@ const steps = {
   // Prism reads its document once: restart the API's mock on the same port.
   async mock(api) {
     const old = mocks.get(api.name);
-    if (!old) return; // the first build: the mocks start after it
     await old.close();
     mocks.set(api.name, await startMock({ document: api.bundle, port: old.port }));
   },
 };
 
 console.log('dev: first build of every API');
-const first = await rebuildApis(all, steps, console.log);
-if (!first.reloaded) console.log('dev: the first build failed; fix the file and save, the watcher is on');
+// The servers start once the explorer is built; the types and the linters go on meanwhile.
+let explorerBuilt;
+const built = new Promise((resolve) => (explorerBuilt = resolve));
+// (no mock to restart: startMocks below starts them on the new bundles)
+const first = rebuildApis(all, { ...steps, mock: async () => {} }, console.log).then((r) => {
+  if (!r.reloaded) console.log('dev: the first build failed; fix the file and save, the watcher is on');
+  explorerBuilt(false);
+});
+await built;
 
 stopOnExit(() => [...(watcher ? [watcher] : []), ...(explorer ? [explorer] : []), ...mocks.values()]);
 await startMocks(0, mocks);
@@ -75,7 +84,7 @@ explorer = await onPortOrFree(
   port,
 );
 
-let busy = Promise.resolve();
+let busy = first;
 const onChanges = debounceCollect((saves) => {
   // Each rebuild waits for the one before; a failed one is reported and the next save still runs.
   busy = busy.then(() => rebuildAndReload(saves)).catch((e) => console.log(`dev: rebuild failed: ${e.message}`));

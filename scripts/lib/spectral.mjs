@@ -4,18 +4,9 @@
 import * as fs from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import spectralCore from '@stoplight/spectral-core';
-import parsers from '@stoplight/spectral-parsers';
-import { builtins } from '@stoplight/spectral-ruleset-bundler/plugins/builtins';
-import { commonjs } from '@stoplight/spectral-ruleset-bundler/plugins/commonjs';
-import loader from '@stoplight/spectral-ruleset-bundler/with-loader';
-import runtime from '@stoplight/spectral-runtime';
 import { root } from '@svc/oas/apis';
 import { sourceLocation } from './source-map.mjs';
 
-// CommonJS packages: their exports are read from the default import.
-const { Document, Spectral } = spectralCore;
-const { bundleAndLoadRuleset } = loader;
 const SEVERITY = ['error', 'warning', 'info', 'hint'];
 
 /**
@@ -26,9 +17,27 @@ const SEVERITY = ['error', 'warning', 'info', 'hint'];
  * @throws {Error} when the ruleset cannot be read or bundled
  */
 export async function spectralLinter(ruleset = `${root}/.spectral.yaml`) {
+  // Loaded here, not with this module: a command that refuses its arguments answers at once.
+  // CommonJS packages: their exports are read from the default import.
+  const [{ default: spectralCore }, { default: parsers }, { builtins }, { commonjs }, { default: loader }, runtime] =
+    await Promise.all([
+      import('@stoplight/spectral-core'),
+      import('@stoplight/spectral-parsers'),
+      import('@stoplight/spectral-ruleset-bundler/plugins/builtins'),
+      import('@stoplight/spectral-ruleset-bundler/plugins/commonjs'),
+      import('@stoplight/spectral-ruleset-bundler/with-loader'),
+      import('@stoplight/spectral-runtime'),
+    ]);
+  const { Document, Spectral } = spectralCore;
+  const { bundleAndLoadRuleset } = loader;
   const spectral = new Spectral();
   // builtins and commonjs as Spectral's CLI adds them (the OWASP ruleset is a CommonJS module)
-  spectral.setRuleset(await bundleAndLoadRuleset(ruleset, { fs, fetch: runtime.fetch }, [builtins(), commonjs()]));
+  spectral.setRuleset(
+    await bundleAndLoadRuleset(ruleset, { fs, fetch: runtime.default?.fetch ?? runtime.fetch }, [
+      builtins(),
+      commonjs(),
+    ]),
+  );
   return async (bundle) => spectral.run(new Document(await readFile(bundle, 'utf8'), parsers.Yaml, bundle));
 }
 

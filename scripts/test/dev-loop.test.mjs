@@ -24,7 +24,11 @@ function save(file, text) {
   renameSync(`${file}.tmp-save`, file);
 }
 
-/** Resolves when `read()` contains `pattern`; rejects with what was seen after `ms`. */
+// Every wait is on an event (output, a reload, the child's exit); the limit only ends a hang, far
+// above what a busy 2-core machine takes (a first build there took 100 s).
+const HANG = 600_000;
+
+/** Resolves when `read()` contains `pattern`; rejects when dev exits, or with what was seen after `ms`. */
 async function until(read, pattern, ms) {
   const started = Date.now();
   while (!pattern.test(read())) {
@@ -43,7 +47,7 @@ beforeAll(async () => {
   });
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
-  await until(() => output, /live reload at (http:\S+)/, 150_000);
+  await until(() => output, /live reload at (http:\S+)/, HANG);
   front = /live reload at (http:\S+)/.exec(output)[1];
 
   const res = await fetch(new URL(EVENTS_PATH, front));
@@ -52,8 +56,8 @@ beforeAll(async () => {
   (async () => {
     for (let r = await reader.read(); !r.done; r = await reader.read()) events += decoder.decode(r.value);
   })().catch(() => {});
-  await until(() => events, /connected/, 10_000);
-}, 180_000);
+  await until(() => events, /connected/, HANG);
+}, 2 * HANG);
 
 afterAll(async () => {
   await reader?.cancel().catch(() => {});
@@ -70,42 +74,46 @@ describe('npm run dev', () => {
     expect(await (await fetch(front)).text()).toContain(`new EventSource("${EVENTS_PATH}")`);
   });
 
-  it('rebuilds the saved API, serves the new spec and reloads the page; findings and broken saves are reported', async () => {
-    const original = readFileSync(objectsRoot, 'utf8');
-    expect(original).toMatch(/^ {2}title: .+$/m);
+  it(
+    'rebuilds the saved API, serves the new spec and reloads the page; findings and broken saves are reported',
+    async () => {
+      const original = readFileSync(objectsRoot, 'utf8');
+      expect(original).toMatch(/^ {2}title: .+$/m);
 
-    save(objectsRoot, original.replace(/^( {2}title: .+)$/m, '$1 (edited)'));
-    await until(() => events, /event: reload\ndata: "objects"/, 90_000);
-    expect(output).toMatch(/spec\/objects\/openapi\.yaml changed -> objects/);
-    const served = await (await fetch(new URL('specs/objects.json', front))).json();
-    expect(served.info.title).toMatch(/\(edited\)$/);
+      save(objectsRoot, original.replace(/^( {2}title: .+)$/m, '$1 (edited)'));
+      await until(() => events, /event: reload\ndata: "objects"/, HANG);
+      expect(output).toMatch(/spec\/objects\/openapi\.yaml changed -> objects/);
+      const served = await (await fetch(new URL('specs/objects.json', front))).json();
+      expect(served.info.title).toMatch(/\(edited\)$/);
 
-    // The page reloads before the rebuild ends (types, linters, the mock): wait for its end.
-    await until(() => output, /dev: rebuilt objects/, 90_000);
+      // The page reloads before the rebuild ends (types, linters, the mock): wait for its end.
+      await until(() => output, /dev: rebuilt objects/, HANG);
 
-    // The same file again, with a lint finding: the page reloads, the finding is printed.
-    let seen = events.length;
-    let before = output.length;
-    save(objectsRoot, original.replace(/^openapi: 3\.1\.0$/m, 'openapi: 3.1.0\nbogus: 1'));
-    await until(() => output.slice(before), /dev: rebuilt objects/, 90_000);
-    expect(output.slice(before)).toMatch(
-      /FAIL redocly lint objects[^\n]*\n.*openapi\.yaml:\d+:\d+ error struct .*bogus/,
-    );
-    expect(events.slice(seen)).toMatch(/event: reload/);
+      // The same file again, with a lint finding: the page reloads, the finding is printed.
+      let seen = events.length;
+      let before = output.length;
+      save(objectsRoot, original.replace(/^openapi: 3\.1\.0$/m, 'openapi: 3.1.0\nbogus: 1'));
+      await until(() => output.slice(before), /dev: rebuilt objects/, HANG);
+      expect(output.slice(before)).toMatch(
+        /FAIL redocly lint objects[^\n]*\n.*openapi\.yaml:\d+:\d+ error struct .*bogus/,
+      );
+      expect(events.slice(seen)).toMatch(/event: reload/);
 
-    // A save that does not bundle (a $ref to a missing file): reported, not reloaded.
-    seen = events.length;
-    before = output.length;
-    save(objectsRoot, original.replace(/^paths:$/m, 'paths:\n  /missing:\n    $ref: ./paths/missing.yaml'));
-    await until(() => output.slice(before), /not reloaded; fix the finding above/, 90_000);
-    expect(output.slice(before)).toMatch(
-      /FAIL bundle objects\n[\s\S]*openapi\.yaml:\d+:\d+ error .*'spec\/objects\/paths\/missing\.yaml'/,
-    );
-    expect(events.slice(seen)).not.toMatch(/event: reload/);
+      // A save that does not bundle (a $ref to a missing file): reported, not reloaded.
+      seen = events.length;
+      before = output.length;
+      save(objectsRoot, original.replace(/^paths:$/m, 'paths:\n  /missing:\n    $ref: ./paths/missing.yaml'));
+      await until(() => output.slice(before), /not reloaded; fix the finding above/, HANG);
+      expect(output.slice(before)).toMatch(
+        /FAIL bundle objects\n[\s\S]*openapi\.yaml:\d+:\d+ error .*'spec\/objects\/paths\/missing\.yaml'/,
+      );
+      expect(events.slice(seen)).not.toMatch(/event: reload/);
 
-    save(objectsRoot, original);
-    await until(() => events.slice(seen), /event: reload\ndata: "objects"/, 90_000);
-    const restored = await (await fetch(new URL('specs/objects.json', front))).json();
-    expect(restored.info.title).not.toMatch(/\(edited\)$/);
-  }, 240_000);
+      save(objectsRoot, original);
+      await until(() => events.slice(seen), /event: reload\ndata: "objects"/, HANG);
+      const restored = await (await fetch(new URL('specs/objects.json', front))).json();
+      expect(restored.info.title).not.toMatch(/\(edited\)$/);
+    },
+    5 * HANG,
+  );
 });
