@@ -70,8 +70,11 @@ const COMMANDS = [
   ['bench-build', 'bench-build.mjs', ['--warm-runs', '0']],
   ['bench-dev', 'bench-dev.mjs', ['--saves', '0']],
   ['bench-dev', 'bench-dev.mjs', ['--bogus']],
-  ['node24', 'node24.mjs', ['--node', 'x']],
-  ['node24', 'node24.mjs', ['--package', '@svc/nope']],
+  ['node', 'node.mjs', ['x']],
+  ['node', 'node.mjs', []],
+  ['node', 'node.mjs', ['24', '--node', '24']],
+  ['node', 'node.mjs', ['24', '--package', '@svc/nope']],
+  ['node', 'node.mjs', ['24', '--install-only']],
   ['release:check', 'release-check.mjs', ['--bogus']],
   ['release:check', 'release-check.mjs', ['--base']],
   ['supply-chain', 'supply-chain.mjs', ['--audit-level', 'severe']],
@@ -91,6 +94,8 @@ const COMMANDS = [
   ['simulator', '../packages/simulator/src/cli.js', ['--port']],
   ['simulator', '../packages/simulator/src/cli.js', ['--port', '-1']],
   ['simulator', '../packages/simulator/src/cli.js', ['--port', '']],
+  ['simulator', '../packages/simulator/src/cli.js', ['--ready-file', '']],
+  ['simulator', '../packages/simulator/src/cli.js', ['--print-env=yes']],
 ];
 
 function run(script, args) {

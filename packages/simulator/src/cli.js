@@ -1,14 +1,19 @@
 #!/usr/bin/env node
+// `svc-simulator [options]` (`npx @svc/simulator`, or `npm run simulator --` in the repository): runs
+// the local svc until Ctrl-C or SIGTERM. Prints its URL and user, and the password only when it
+// generated one. --print-env and --ready-file hand the same facts to scripts and other languages.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-// `npm run simulator -- [options]`: runs the local svc until Ctrl-C. Prints its URL and user, and
-// the password only when it generated one.
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_DATA_DIR, parseFaults, startSimulator } from './index.js';
 
-const USAGE = `Usage: npm run simulator -- [--host 127.0.0.1] [--port 9440] [--data DIR] [--user admin] [--password P]
+const USAGE = `Usage: svc-simulator [--host 127.0.0.1] [--port 9440] [--data DIR] [--user admin] [--password P]
          [--task-seconds 3] [--http] [--cert FILE --key FILE] [--faults 503=R,429=R,latency=MS,task-fail=R] [--seed N]
+         [--print-env] [--ready-file FILE]
 Password: --password, else $SVC_SIM_PASSWORD, else one is generated and printed once.
+--print-env: stdout is only SVC_SIM_URL=..., SVC_SIM_USER=..., SVC_SIM_CA=<PEM file> (HTTPS) lines, once listening.
+--ready-file FILE: the same lines written to FILE once listening (removed at stop).
 Data dir default: ${DEFAULT_DATA_DIR}`;
 
 /** Parses and checks the options; throws an Error naming the option and the rule. */
@@ -28,6 +33,8 @@ function options(argv) {
       key: { type: 'string' },
       faults: { type: 'string' },
       seed: { type: 'string' },
+      'print-env': { type: 'boolean', default: false },
+      'ready-file': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -50,6 +57,7 @@ function options(argv) {
       throw new Error(`--${flag} must name a readable PEM file; ${file}: ${e.message}`);
     }
   };
+  if (values['ready-file'] === '') throw new Error('--ready-file must name a file');
   let seed;
   if (values.seed !== undefined) {
     seed = Number(values.seed);
@@ -70,7 +78,24 @@ function options(argv) {
     key: values.key && read('key', values.key),
     faults: values.faults === undefined ? undefined : parseFaults(values.faults),
     seed,
+    printEnv: values['print-env'],
+    readyFile: values['ready-file'] && resolve(values['ready-file']),
   };
+}
+
+/**
+ * The environment other test suites read: `SVC_SIM_URL`, `SVC_SIM_USER`, `SVC_SIM_CA` (the PEM
+ * file to trust; absent with --http) and `SVC_SIM_PASSWORD` only when it was generated (a chosen
+ * one is the caller's already and is never echoed).
+ */
+function envLines(sim, o, generated) {
+  const ca = o.certFile ? resolve(o.certFile) : sim.ca ? join(resolve(sim.dataDir), 'tls', 'cert.pem') : undefined;
+  return [
+    `SVC_SIM_URL=${sim.url}`,
+    `SVC_SIM_USER=${sim.user}`,
+    ...(ca ? [`SVC_SIM_CA=${ca}`] : []),
+    ...(generated ? [`SVC_SIM_PASSWORD=${o.password}`] : []),
+  ].join('\n');
 }
 
 let opts;
@@ -99,10 +124,26 @@ try {
   console.error(`simulator: ${error.message}`);
   process.exit(1);
 }
-console.log(
+// --print-env keeps stdout for the variables: the human lines go to stderr then
+const say = opts.printEnv ? console.error : console.log;
+const env = envLines(sim, opts, generated);
+if (opts.readyFile) {
+  // whole or absent: a script waiting on the file never reads half of it
+  const partial = `${opts.readyFile}.${process.pid}.tmp`;
+  try {
+    writeFileSync(partial, `${env}\n`, { mode: 0o600 });
+    renameSync(partial, opts.readyFile);
+  } catch (error) {
+    console.error(`simulator: --ready-file: cannot write ${opts.readyFile}: ${error.code ?? error.message}`);
+    await sim.close();
+    process.exit(1);
+  }
+}
+if (opts.printEnv) console.log(env);
+say(
   `local svc  ${sim.url}   (user ${sim.user}${generated ? `, password ${opts.password} (generated; set SVC_SIM_PASSWORD or --password to choose one)` : ''})`,
 );
-console.log(
+say(
   `           central ${sim.url}/api/svc/v3, element ${sim.url}/api/svc (and /PrismGateway/services/rest), objects ${sim.url}/oss/api/svc/v3`,
 );
 const tls = opts.certFile
@@ -110,17 +151,16 @@ const tls = opts.certFile
   : sim.ca
     ? `; self-signed certificate in ${sim.dataDir}/tls/cert.pem (curl -k, or --cacert)`
     : '';
-console.log(`           data in ${sim.dataDir}${tls}`);
+say(`           data in ${sim.dataDir}${tls}`);
 if (opts.faults)
-  console.log(
-    `           faults: ${JSON.stringify(opts.faults)}${opts.seed !== undefined ? ` (seed ${opts.seed})` : ''}`,
-  );
-console.log('Ctrl-C stops it.');
+  say(`           faults: ${JSON.stringify(opts.faults)}${opts.seed !== undefined ? ` (seed ${opts.seed})` : ''}`);
+say('Ctrl-C stops it.');
 
 let stopping = false;
 async function stop() {
   if (stopping) return;
   stopping = true;
+  if (opts.readyFile) rmSync(opts.readyFile, { force: true });
   await sim.close();
   process.exit(0);
 }

@@ -1,71 +1,47 @@
-// The request pipeline: base path -> API, basic auth, faults, route and validation (from the
-// bundle, through openapi-backend), body parsing, the operation's handler, production's error bodies.
+// The request pipeline, the same for every API: base path -> API, basic auth, faults, the one
+// percent-decoding step, route and validation (from the bundle, through openapi-backend), the one
+// body reader (size limit, depth limit), the operation's handler from the API's adapter, and the
+// one error mapper. It never asks which API it serves: each adapter brings its error body and
+// validation status.
 import { timingSafeEqual } from 'node:crypto';
 import { isReadOnly, mediaKind } from '@svc/oas';
+import { percentDecode } from './decode.js';
+import { HttpError, toHttpError } from './errors.js';
+
+export { HttpError } from './errors.js';
 
 /** Largest JSON request body read, in bytes (production's limit is not shown; 1 MiB is plenty for these APIs). */
 export const JSON_BODY_LIMIT = 1024 * 1024;
+/** Deepest JSON request body accepted (the deepest schema of the APIs is about 8 levels). */
+export const JSON_DEPTH_LIMIT = 64;
+/** Bytes of a refused body read and dropped before answering, so the client sees the answer, not a reset. */
+const DRAIN_LIMIT = 256 * 1024 * 1024;
 
-/** An error answer: the HTTP status, the v3 `reason`, and a message naming the field or entity. */
-export class HttpError extends Error {
-  /**
-   * @param {number} status  HTTP status
-   * @param {string} reason  v3 `message_list[].reason`, e.g. `ENTITY_NOT_FOUND`
-   * @param {string} message human-readable, names the field or the entity
-   * @param {Record<string, string>} [details] field -> rule, for validation errors
-   * @param {Record<string, string>} [headers] extra response headers
-   */
-  constructor(status, reason, message, details, headers) {
-    super(message);
-    this.status = status;
-    this.reason = reason;
-    this.details = details;
-    this.headers = headers;
-  }
-}
+/**
+ * @typedef {object} Context  what a handler gets
+ * @property {import('./domain/index.js').Domain} domain
+ * @property {import('./bundles.js').LoadedApi} api
+ * @property {any} operation       the operation of the bundle
+ * @property {string} operationId
+ * @property {Record<string, string>} params  path parameters, percent-decoded
+ * @property {Record<string, string | string[]>} query
+ * @property {import('node:http').IncomingHttpHeaders} headers
+ * @property {any} body            the parsed JSON body (undefined for none or a binary one)
+ * @property {import('node:http').IncomingMessage} req  the request (a binary body is read from it)
+ * @property {string} origin       the origin the client used, e.g. `https://127.0.0.1:9440`
+ * @property {string} user         the basic-auth user
+ * @property {() => AbortSignal} gone  aborted when the client goes away (for long polls)
+ */
 
 /** The body production sends with a 401: an HTML page, not JSON. */
 const UNAUTHORIZED_PAGE =
   '<html><head><title>Error 401 Unauthorized</title></head><body><h2>HTTP ERROR 401</h2></body></html>';
-
-/** Entity kind of an operation for the v3 error body's `kind`: `images_get` -> `image`. */
-function kindOf(operationId) {
-  const family = (operationId ?? '').split('_')[0];
-  return (
-    {
-      images: 'image',
-      tasks: 'task',
-      objectstores: 'objectstore',
-      groups: 'group',
-      clusters: 'cluster',
-      subnets: 'subnet',
-      services: 'service',
-    }[family] ?? 'error'
-  );
-}
 
 /** Answers JSON. */
 export function sendJson(res, status, body, headers = {}) {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
-}
-
-/**
- * Production's error body for an API: the v3 body (`api_version`, `code`, `kind`, `message_list`,
- * `state: ERROR`) for central and objects, `{ message }` for the element-level API.
- */
-function errorBody(api, operationId, error) {
-  if (api?.name === 'element') return { message: error.message };
-  const message = { message: error.message, reason: error.reason };
-  if (error.details) message.details = error.details;
-  return {
-    api_version: api?.name === 'objects' ? '3.0' : '3.1',
-    code: error.status,
-    kind: kindOf(operationId),
-    message_list: [message],
-    state: 'ERROR',
-  };
 }
 
 /** `/requestBody/spec/name` + missing `x` -> `spec.name.x`; parameters keep their name. */
@@ -82,8 +58,9 @@ function fieldOf(error) {
   return rest.length ? `${rest.join('.')} (${where})` : (where ?? 'request');
 }
 
-/** Validation errors -> one 422 (v3) / 400 (element) naming every field and its rule. */
-function validationError(api, errors) {
+/** Validation errors -> one answer (the API's validation status) naming every field and its rule. */
+function validationError(status, errors) {
+  /** @type {Record<string, string>} */
   const details = {};
   for (const e of errors) {
     const field = fieldOf(e);
@@ -96,64 +73,157 @@ function validationError(api, errors) {
   const text = Object.entries(details)
     .map(([f, m]) => `${f}: ${m}`)
     .join('; ');
-  return api.name === 'element'
-    ? new HttpError(400, 'INVALID_REQUEST', `Request could not be processed: ${text}`)
-    : new HttpError(422, 'INVALID_REQUEST', `Request could not be processed: ${text}`, details);
+  return new HttpError(status, 'INVALID_REQUEST', `Request could not be processed: ${text}`, details);
 }
 
-/** Reads a JSON body up to JSON_BODY_LIMIT bytes; undefined when empty. */
-async function readJson(req) {
-  const chunks = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += chunk.length;
-    if (size > JSON_BODY_LIMIT)
-      throw new HttpError(413, 'INVALID_REQUEST', `The request body is larger than ${JSON_BODY_LIMIT} bytes`);
-    chunks.push(chunk);
+const tooLarge = () =>
+  new HttpError(413, 'INVALID_REQUEST', `The request body is larger than the limit of ${JSON_BODY_LIMIT} bytes`);
+
+/**
+ * Whether a parsed JSON value nests deeper than `limit` (walked with a stack of its own, so any depth is safe).
+ * @param {unknown} value
+ * @param {number} limit
+ */
+function deeperThan(value, limit) {
+  const stack = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = /** @type {[any, number]} */ (stack.pop());
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(v))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
+  return false;
+}
+
+/**
+ * The one body reader: a JSON body up to JSON_BODY_LIMIT bytes and JSON_DEPTH_LIMIT levels.
+ * @param {import('node:http').IncomingMessage} req
+ * @returns {Promise<unknown>} the parsed body; undefined when empty
+ * @throws {HttpError} 413 over the size limit; 400 when it is not JSON or nests too deep
+ */
+async function readJson(req) {
+  if (Number(req.headers['content-length']) > JSON_BODY_LIMIT) throw tooLarge();
+  // listeners, not `for await`: leaving that loop early would destroy the request, and the socket with it
+  const chunks = await new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    const stop = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk) => {
+      size += chunk.length;
+      if (size <= JSON_BODY_LIMIT) return chunks.push(chunk);
+      stop();
+      req.pause();
+      reject(tooLarge());
+    };
+    const onEnd = () => {
+      stop();
+      resolve(chunks);
+    };
+    const onError = (error) => {
+      stop();
+      reject(error);
+    };
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onError);
+  });
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return undefined;
+  let body;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (e) {
     throw new HttpError(400, 'INVALID_REQUEST', `The request body is not valid JSON: ${e.message}`);
   }
+  if (deeperThan(body, JSON_DEPTH_LIMIT))
+    throw new HttpError(400, 'INVALID_REQUEST', `The request body nests deeper than ${JSON_DEPTH_LIMIT} levels`);
+  return body;
+}
+
+/**
+ * Reads and drops what is left of a request body, up to DRAIN_LIMIT bytes, so that an answer sent
+ * before the body was read reaches a client that writes its whole body first.
+ * @returns {Promise<boolean>} true when the body was read to its end
+ */
+function drain(req) {
+  if (req.readableEnded || req.destroyed) return Promise.resolve(req.readableEnded);
+  return new Promise((resolve) => {
+    let size = 0;
+    const done = (ended) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('close', onClose);
+      resolve(ended);
+    };
+    const onData = (chunk) => {
+      size += chunk.length;
+      if (size > DRAIN_LIMIT) {
+        req.pause();
+        done(false);
+      }
+    };
+    const onEnd = () => done(true);
+    const onClose = () => done(req.readableEnded);
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('close', onClose);
+    req.resume();
+  });
 }
 
 const mediaType = (header) => (header ?? '').split(';')[0].trim().toLowerCase();
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 /**
  * Makes the request listener.
  * @param {object} o
- * @param {import('./apis.js').LoadedApi[]} o.apis
+ * @param {(import('./bundles.js').LoadedApi & { adapter: import('./apis/index.js').Adapter })[]} o.apis
+ * @param {import('./domain/index.js').Domain} o.domain
  * @param {string} o.user
  * @param {string} o.password
- * @param {Record<string, (ctx: any) => Promise<any>>} o.handlers  operationId -> handler
  * @param {import('./faults.js').Faults} o.faults
+ * @param {string[]} o.secrets  never echoed in an answer (the data directory, the password)
+ * @param {Record<string, { type: string, bytes: Buffer }>} [o.files]  path -> a file served without
+ *   authentication (GET and HEAD), e.g. the sample image
  * @param {(api: string, operationId: string, status: number, body: any) => any} [o.tamper]
  *   changes a JSON answer before it is sent (tests of the contract check only)
  * @returns {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void}
  */
-export function createListener({ apis, user, password, handlers, faults, tamper }) {
+export function createListener({ apis, domain, user, password, faults, secrets, files = {}, tamper }) {
   const mounts = apis
     .flatMap((api) => api.basePaths.map((base) => ({ base, api })))
     .sort((a, b) => b.base.length - a.base.length);
-  const expected = Buffer.from(`Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`);
+  const expected = Buffer.from(Buffer.from(`${user}:${password}`).toString('base64'));
 
+  /** RFC 9110: the scheme is case-insensitive; the credentials are compared in constant time. */
   function authorized(header) {
-    const given = Buffer.from(header ?? '');
+    const match = /^(\S+)\s+(\S+)\s*$/.exec(header ?? '');
+    if (match?.[1].toLowerCase() !== 'basic') return false;
+    const given = Buffer.from(match[2]);
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
   async function handle(req, res) {
     const url = new URL(req.url ?? '/', 'http://local');
     const method = (req.method ?? 'GET').toLowerCase();
+    /** @type {any} */
     let api;
     let operationId;
     try {
-      const mount = mounts.find((m) => url.pathname === m.base || url.pathname.startsWith(`${m.base}/`));
-      if (!authorized(req.headers.authorization)) {
+      const file = files[url.pathname];
+      if (file && (method === 'get' || method === 'head')) {
         req.resume();
+        res.writeHead(200, { 'content-type': file.type, 'content-length': file.bytes.length });
+        res.end(method === 'head' ? undefined : file.bytes);
+        return;
+      }
+      if (!authorized(req.headers.authorization)) {
+        await drain(req);
         res.writeHead(401, {
           'content-type': 'text/html;charset=utf-8',
           'www-authenticate': 'Basic realm="Intent Gateway Login Required"',
@@ -161,6 +231,7 @@ export function createListener({ apis, user, password, handlers, faults, tamper 
         res.end(UNAUTHORIZED_PAGE);
         return;
       }
+      const mount = mounts.find((m) => url.pathname === m.base || url.pathname.startsWith(`${m.base}/`));
       if (!mount)
         throw new HttpError(
           404,
@@ -175,14 +246,15 @@ export function createListener({ apis, user, password, handlers, faults, tamper 
       const request = { method, path, headers: req.headers, query };
       const operation = api.backend.router.matchOperation(request);
       if (!operation) {
-        const anyMethod = ['get', 'post', 'put', 'delete'].some((m) =>
-          api.backend.router.matchOperation({ ...request, method: m }),
-        );
-        throw anyMethod
-          ? new HttpError(405, 'INVALID_REQUEST', `${method.toUpperCase()} is not an operation of ${path}`)
+        const allowed = METHODS.filter((m) => api.backend.router.matchOperation({ ...request, method: m }));
+        throw allowed.length
+          ? new HttpError(405, 'INVALID_REQUEST', `${method.toUpperCase()} is not an operation of ${path}`, undefined, {
+              allow: allowed.map((m) => m.toUpperCase()).join(', '),
+            })
           : new HttpError(404, 'ENTITY_NOT_FOUND', `No operation at ${path}`);
       }
       operationId = operation.operationId;
+      const params = pathParams(operation, path);
       await faults.delay();
       // only calls that clients retry (GET/HEAD and x-svc-idempotent POSTs) get the 503/429 faults
       if (isReadOnly({ method, operation })) {
@@ -195,29 +267,28 @@ export function createListener({ apis, user, password, handlers, faults, tamper 
       const content = operation.requestBody?.content ?? {};
       const type = mediaType(req.headers['content-type']);
       let body;
+      const headers = { ...req.headers };
       if (content['application/octet-stream']) {
-        if (type !== 'application/octet-stream') {
-          req.resume();
+        if (type !== 'application/octet-stream')
           throw new HttpError(
             415,
             'UNSUPPORTED_MEDIA_TYPE_ERROR',
             `Content-Type must be application/octet-stream for ${operationId}, not "${type || 'none'}"`,
           );
-        }
       } else if (content['application/json']) {
         const hasBody =
           Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-        if (hasBody && mediaKind(type) !== 'json') {
-          req.resume();
+        if (hasBody && mediaKind(type) !== 'json')
           throw new HttpError(
             415,
             'UNSUPPORTED_MEDIA_TYPE_ERROR',
             `Content-Type must be application/json for ${operationId}, not "${type || 'none'}"`,
           );
-        }
         body = await readJson(req);
-        if (body === undefined && operation.requestBody?.required) {
-          throw validationError(api, [
+        // the validator checks a body only under exactly this media type (a charset would skip it)
+        headers['content-type'] = 'application/json';
+        if (body === undefined && operation.requestBody?.required)
+          throw validationError(api.adapter.validationStatus, [
             {
               instancePath: '/requestBody',
               keyword: 'required',
@@ -225,28 +296,29 @@ export function createListener({ apis, user, password, handlers, faults, tamper 
               message: 'a JSON request body is required',
             },
           ]);
-        }
       } else {
-        req.resume();
+        await drain(req);
       }
-      const validated = { ...request, body };
-      const result = api.backend.validator.validateRequest(validated, operation);
-      if (!result.valid) throw validationError(api, result.errors ?? []);
-      const handler = handlers[operationId];
+      const result = api.backend.validator.validateRequest({ ...request, headers, body }, operation);
+      if (!result.valid) throw validationError(api.adapter.validationStatus, result.errors ?? []);
+      const handler = api.adapter.handlers[operationId];
       if (!handler) throw new HttpError(501, 'INTERNAL_ERROR', `${operationId} is not simulated yet`);
+      let gone;
       const answer = await handler({
+        domain,
         api,
         operation,
         operationId,
-        params: pathParams(operation, path),
+        params,
         query,
         headers: req.headers,
         body,
         req,
-        res,
         origin: originOf(req),
+        user,
+        gone: () => (gone ??= goneSignal(req, res)),
       });
-      if (!answer) return; // the handler streamed its answer
+      if (res.destroyed) return; // the client went away while the handler waited
       if (answer.stream) {
         res.writeHead(answer.status, answer.headers);
         answer.stream.pipe(res);
@@ -269,35 +341,49 @@ export function createListener({ apis, user, password, handlers, faults, tamper 
       const sent = tamper ? tamper(api.name, operationId, answer.status, answer.body) : answer.body;
       sendJson(res, answer.status, sent, answer.headers);
     } catch (error) {
-      if (req.socket.destroyed) return; // the client went away (an upload cut off): nobody to answer
-      const known =
-        error instanceof HttpError
-          ? error
-          : new HttpError(500, 'INTERNAL_ERROR', `Internal error: ${error?.message ?? error}`);
-      if (!(error instanceof HttpError)) console.error(`simulator: ${operationId ?? url.pathname}:`, error);
+      if (req.socket?.destroyed !== false || res.destroyed) return; // the client went away: nobody to answer
+      let known = toHttpError(error, secrets);
+      if (!(error instanceof HttpError) && known.status === 500)
+        console.error(`simulator: ${operationId ?? 'request'}: ${known.message}`);
+      if (api?.adapter.adaptError) known = api.adapter.adaptError(known);
       if (res.headersSent) {
         res.destroy();
         return;
       }
-      // an error before the body was read: drain it so the client sees the answer
-      if (!req.readableEnded) req.resume();
-      sendJson(res, known.status, errorBody(api, operationId, known), {
+      // an answer before the body was read: read the rest first, so the client sees the answer
+      const drained = await drain(req);
+      if (res.destroyed) return;
+      const bodyOf = (api ?? apis[0]).adapter.errorBody;
+      sendJson(res, known.status, bodyOf(known, operationId), {
         ...known.headers,
-        ...(req.readableEnded ? {} : { connection: 'close' }),
+        ...(drained ? {} : { connection: 'close' }),
       });
     }
   }
 
   return (req, res) => {
     handle(req, res).catch((error) => {
-      console.error('simulator: unhandled', error);
+      console.error(`simulator: unhandled: ${toHttpError(error, secrets).message}`);
       res.destroy();
     });
   };
 }
 
+/** An AbortSignal aborted when the client closes the connection before the answer; no listener outlives the request. */
+function goneSignal(req, res) {
+  const controller = new AbortController();
+  const socket = req.socket;
+  const onClose = () => controller.abort();
+  socket.once('close', onClose);
+  res.once('close', () => socket.off('close', onClose));
+  return controller.signal;
+}
+
 const templates = new WeakMap();
-/** The path parameters of a matched operation (`/images/{uuid}` on `/images/ab-12` -> `{ uuid: 'ab-12' }`). */
+/**
+ * The path parameters of a matched operation (`/images/{uuid}` on `/images/ab-12` -> `{ uuid: 'ab-12' }`), percent-decoded.
+ * @throws {HttpError} 400 naming the parameter when an escape is malformed
+ */
 function pathParams(operation, path) {
   let template = templates.get(operation);
   if (!template) {
@@ -310,7 +396,9 @@ function pathParams(operation, path) {
     templates.set(operation, template);
   }
   const match = template.re.exec(path);
-  return Object.fromEntries(template.names.map((name, i) => [name, decodeURIComponent(match?.[i + 1] ?? '')]));
+  return Object.fromEntries(
+    template.names.map((name, i) => [name, percentDecode(match?.[i + 1] ?? '', `path parameter ${name}`)]),
+  );
 }
 
 /** The origin the client used (for `retrieval_uri_list`). */

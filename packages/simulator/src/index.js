@@ -5,30 +5,29 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { isIP } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { root } from '@svc/oas/apis';
-import { loadApis } from './apis.js';
-import { centralHandlers, imageJobs } from './central.js';
-import { elementHandlers } from './element.js';
+import { adapters } from './apis/index.js';
+import { loadApis, packed } from './bundles.js';
+import { createDomain } from './domain/index.js';
 import { createFaults } from './faults.js';
-import { createFiles } from './files.js';
 import { createListener } from './http.js';
-import { objectsHandlers, objectsJobs } from './objects.js';
-import { openStore } from './store.js';
-import { createTasks } from './tasks.js';
-import { seedTopology } from './topology.js';
+import { SAMPLE_PATH, sampleImage } from './samples.js';
 
 export { parseFaults } from './faults.js';
 
-/** The default data dir: `.simulator/` at the repository root (gitignored). */
-export const DEFAULT_DATA_DIR = join(root, '.simulator');
+/**
+ * The default data dir: `.simulator/` at the repository root (gitignored) in a checkout, `.simulator/`
+ * in the working directory when installed from npm.
+ */
+export const DEFAULT_DATA_DIR = packed ? resolve('.simulator') : join(root, '.simulator');
 
 /**
  * @typedef {object} SimulatorOptions
  * @property {string} [host]      address to listen on; default `127.0.0.1`
  * @property {number} [port]      TCP port; default 9440 (0: a free one)
  * @property {string} [dataDir]   where the state (`state.sqlite`), image bytes (`images/`) and the
- *   certificate (`tls/`) live; default `.simulator/` at the repository root
+ *   certificate (`tls/`) live; default `DEFAULT_DATA_DIR`
  * @property {string} [user]      basic-auth user; default `admin`
  * @property {string} password    basic-auth password (required)
  * @property {number} [taskSeconds] how long a task takes at least, in seconds; default 3 (0 for tests)
@@ -54,7 +53,14 @@ export const DEFAULT_DATA_DIR = join(root, '.simulator');
  */
 
 /**
- * Starts the simulator.
+ * Starts the simulator: listens on `host:port`, serves every API of the bundles (those the package
+ * carries, or the repository's `dist/` in a checkout) and keeps its state in `dataDir`.
+ * Resolves once it listens; `close()` stops it (tasks left running resume at the next start on
+ * the same `dataDir`). The README shows it in a vitest `globalSetup` and under `node --test`.
+ * @example
+ * const sim = await startSimulator({ port: 0, dataDir: mkdtempSync(join(tmpdir(), 'sim-')), password: 's3cret', taskSeconds: 0 });
+ * // sim.url: 'https://127.0.0.1:40123'; trust sim.ca (PEM); basic auth sim.user / 's3cret'
+ * await sim.close();
  * @param {SimulatorOptions} options
  * @returns {Promise<RunningSimulator>}
  * @throws {Error} naming the option when one is invalid, a bundle is missing, or the port is taken
@@ -92,22 +98,34 @@ export async function startSimulator(options) {
     : options.cert
       ? { cert: options.cert, key: options.key }
       : await certificate(dataDir, host);
-  const store = openStore(join(dataDir, 'state.sqlite'));
-  const meta = store.get('meta', 'simulator') ?? { seed: seed ?? Math.floor(Math.random() * 2 ** 31) };
-  store.put('meta', 'simulator', meta);
-  seedTopology(store, meta.seed);
-
-  const files = createFiles(dataDir);
   const faults = createFaults(faultOptions, seed);
-  const jobs = { ...imageJobs({ store, files, sourceLimitBytes, sourceTimeoutMs }), ...objectsJobs({ store }) };
-  const tasks = createTasks({ store, taskMs: taskSeconds * 1000, faults, jobs });
-  const centralBase = apis.find((a) => a.name === 'central')?.basePaths[0] ?? '/api/svc/v3';
-  const handlers = {
-    ...centralHandlers({ store, tasks, files, user, centralBase }),
-    ...elementHandlers({ store, tasks, files }),
-    ...objectsHandlers({ store, tasks }),
-  };
-  const listener = createListener({ apis, user, password, handlers, faults, tamper });
+  /** @type {number | undefined} the bound port, once listening: the simulator's own URLs are fetched trusting its certificate */
+  let bound;
+  const own = (u) => ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname) && Number(u.port) === bound;
+  const domain = createDomain({
+    dataDir,
+    taskMs: taskSeconds * 1000,
+    faults,
+    seed,
+    sourceLimitBytes,
+    sourceTimeoutMs,
+    trust: (u) => (tls && own(u) ? tls.cert : undefined),
+  });
+  const mounted = apis.map((api) => {
+    const adapter = adapters[api.name];
+    if (!adapter) throw new Error(`startSimulator: no adapter in src/apis/ for the API "${api.name}"`);
+    return { ...api, adapter };
+  });
+  const listener = createListener({
+    apis: mounted,
+    domain,
+    user,
+    password,
+    faults,
+    secrets: [dataDir, password],
+    files: { [SAMPLE_PATH]: { type: 'application/octet-stream', bytes: sampleImage() } },
+    tamper,
+  });
   const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, listener) : createHttpServer(listener);
   // uploads of many GiB take long; the per-request timeout would cut them
   server.requestTimeout = 0;
@@ -120,12 +138,12 @@ export async function startSimulator(options) {
       });
     });
   } catch (error) {
-    store.close();
+    domain.close();
     throw new Error(`startSimulator: cannot listen on ${host}:${port}: ${error.message}`);
   }
   server.on('clientError', (_error, socket) => socket.destroy());
-  tasks.resume();
-  const bound = /** @type {import('node:net').AddressInfo} */ (server.address()).port;
+  bound = /** @type {import('node:net').AddressInfo} */ (server.address()).port;
+  domain.start();
   const hostInUrl = isIP(host) === 6 ? `[${host}]` : host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   let closing;
   return {
@@ -136,12 +154,12 @@ export async function startSimulator(options) {
     dataDir,
     close() {
       closing ??= (async () => {
-        tasks.close();
+        domain.stopTasks();
         await new Promise((resolve) => {
           server.close(() => resolve(undefined));
           server.closeAllConnections();
         });
-        store.close();
+        domain.close();
       })();
       return closing;
     },
@@ -159,6 +177,7 @@ async function certificate(dataDir, host) {
   if (existsSync(certFile) && existsSync(keyFile))
     return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
   mkdirSync(dir, { recursive: true });
+  /** @type {any[]} */
   const altNames = [
     { type: 2, value: 'localhost' },
     { type: 7, ip: '127.0.0.1' },
@@ -171,7 +190,7 @@ async function certificate(dataDir, host) {
   const pems = await generate([{ name: 'commonName', value: 'svc-simulator' }], {
     keyType: 'ec',
     algorithm: 'sha256',
-    days: 825,
+    notAfterDate: new Date(Date.now() + 825 * 24 * 3600 * 1000), // selfsigned 5 has no `days`
     extensions: [
       { name: 'basicConstraints', cA: false },
       { name: 'subjectAltName', altNames },

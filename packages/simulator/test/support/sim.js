@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, fetch } from 'undici';
-import { loadApis } from '../../src/apis.js';
+import { loadApis } from '../../src/bundles.js';
 import { startSimulator } from '../../src/index.js';
 
 export const PASSWORD = 'sim-test-password';

@@ -24,3 +24,40 @@ export async function startSource(files) {
       }),
   };
 }
+
+/**
+ * A source that answers `total` bytes but sends only `first` of them until `release()`: a fetch
+ * held open at a known point.
+ * @param {{ total: number, first: number }} o
+ */
+export async function startHeldSource({ total, first }) {
+  const bytes = Buffer.alloc(total, 7);
+  let release;
+  const released = new Promise((resolve) => {
+    release = resolve;
+  });
+  let requested;
+  const started = new Promise((resolve) => {
+    requested = resolve;
+  });
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': total });
+    res.write(bytes.subarray(0, first), () => requested(undefined));
+    released.then(() => res.end(bytes.subarray(first)));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+  return {
+    url: `http://127.0.0.1:${port}/held.img`,
+    bytes,
+    /** resolves once the first bytes were handed to the socket */
+    started,
+    release: () => release(undefined),
+    close: () =>
+      new Promise((resolve) => {
+        release(undefined);
+        server.close(() => resolve(undefined));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,9 +1,30 @@
-// The simulator's state: one SQLite database (better-sqlite3) in the data dir, holding every
-// entity and task as a JSON document keyed by kind and UUID. The only module that knows SQL.
+// The simulator's state: one SQLite database (Node's built-in `node:sqlite`) in the data dir, holding
+// every entity and task as a JSON document keyed by kind and UUID. The only module that knows SQL.
 // Reads come from an in-memory copy (write-through): the database is the durable state, the copy
 // spares a JSON.parse of every document on every list. Documents handed out are shared: callers
 // must not change them except inside `update`.
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+
+/** @type {typeof import('node:sqlite').DatabaseSync} */
+const DatabaseSync = loadSqlite();
+
+/**
+ * `node:sqlite` without its one ExperimentalWarning (Node 22 prints it at load; 24 and later do
+ * not): every other warning of the process still shows.
+ */
+function loadSqlite() {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = (warning, ...rest) => {
+    const type = typeof rest[0] === 'string' ? rest[0] : rest[0]?.type;
+    if (type === 'ExperimentalWarning' && String(warning).includes('SQLite')) return;
+    emitWarning.call(process, warning, ...rest);
+  };
+  try {
+    return createRequire(import.meta.url)('node:sqlite').DatabaseSync;
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+}
 
 /**
  * @typedef {object} Store
@@ -26,10 +47,10 @@ import Database from 'better-sqlite3';
  * @throws {Error} when the file cannot be opened or is not a database of ours
  */
 export function openStore(file) {
-  const db = new Database(file);
+  const db = new DatabaseSync(file);
   // WAL: readers never wait for the writer; NORMAL is durable across a process kill (not a power cut).
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = NORMAL');
   db.exec(`CREATE TABLE IF NOT EXISTS documents (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     kind TEXT NOT NULL,
@@ -67,15 +88,23 @@ export function openStore(file) {
     docs(kind).set(uuid, doc);
     bump(kind);
   };
-  const transaction = db.transaction((kind, uuid, change) => {
+  /** Read, change and write in one transaction: rolled back when `change` throws. */
+  const transaction = (kind, uuid, change) => {
     const current = get(kind, uuid);
     if (current === undefined) return undefined;
-    // a copy: when `change` throws, nothing of it shows
-    const doc = structuredClone(current);
-    const next = change(doc) ?? doc;
-    insertStmt.run(kind, uuid, JSON.stringify(next));
-    return next;
-  });
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      // a copy: when `change` throws, nothing of it shows
+      const doc = structuredClone(current);
+      const next = change(doc) ?? doc;
+      insertStmt.run(kind, uuid, JSON.stringify(next));
+      db.exec('COMMIT');
+      return next;
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
+  };
   return {
     get,
     list: (kind) => [...docs(kind).values()],

@@ -1,10 +1,28 @@
 // Tasks: one store behind the v3, v0.8 and v2.0 task calls. A task goes QUEUED -> RUNNING
-// (percentage rising with time) -> SUCCEEDED, or FAILED with error_code and error_detail, or
-// ABORTED. Its work (fetching a source, ...) is a job; the task ends when both the job is done and
+// (percentage rising with its work where it has bytes to move, else with time) -> SUCCEEDED, or
+// FAILED with error_code and error_detail, or ABORTED. Its work (fetching a source, ...) is a job
+// that the domain module owning the entity defines; the task ends when both the job is done and
 // the configured task time has passed. Tasks left QUEUED or RUNNING by a stop are run again.
 
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { nowUs } from './time.js';
+
+/**
+ * The one operation table: each task operation and its name in each API (v3 `operation_type`,
+ * element `operationType`/`methodName`).
+ * @type {Record<string, { v3: string, element: string }>}
+ */
+export const OPERATIONS = {
+  create_image: { v3: 'create_image_intentful', element: 'ImageCreate' },
+  update_image: { v3: 'update_image_intentful', element: 'ImageUpdate' },
+  delete_image: { v3: 'delete_image_intentful', element: 'ImageDelete' },
+  upload_image: { v3: 'upload_image', element: 'ImageUpdate' },
+  create_objectstore: { v3: 'create_objectstore', element: 'ObjectStoreCreate' },
+  delete_objectstore: { v3: 'delete_objectstore', element: 'ObjectStoreDelete' },
+  regenerate_cert: { v3: 'regenerate_objectstore_cert', element: 'ObjectStoreUpdate' },
+  enable_service: { v3: 'enable_oss_service', element: 'ServiceEnable' },
+};
 
 /** A job failure with the task's error_code and error_detail. */
 export class TaskError extends Error {
@@ -18,11 +36,10 @@ export class TaskError extends Error {
 /** Terminal task states. */
 export const DONE = new Set(['SUCCEEDED', 'FAILED', 'ABORTED']);
 
-const nowUs = () => Date.now() * 1000;
-
 /**
  * @typedef {object} Job
- * @property {(task: any, signal: AbortSignal) => Promise<void>} [run]  the work; throws TaskError to fail
+ * @property {(task: any, signal: AbortSignal, progress: (done: number, total: number) => void) => Promise<void>} [run]
+ *   the work; reports how much of it is done (e.g. bytes) through `progress`; throws TaskError to fail
  * @property {(task: any) => void} [succeed]  applies the result to the entity (synchronously, in the store)
  * @property {(task: any, error: TaskError) => void} [fail]  records a failure on the entity
  */
@@ -32,14 +49,19 @@ const nowUs = () => Date.now() * 1000;
  * @param {object} o
  * @param {import('./store.js').Store} o.store
  * @param {number} o.taskMs  how long a task takes at least, in ms (0: as fast as its job)
- * @param {import('./faults.js').Faults} o.faults
- * @param {Record<string, Job>} o.jobs  operation -> job
+ * @param {import('../faults.js').Faults} o.faults
  */
-export function createTasks({ store, taskMs, faults, jobs }) {
+export function createTasks({ store, taskMs, faults }) {
+  /** @type {Record<string, Job>} operation -> job, filled by `define` */
+  const jobs = {};
   const events = new EventEmitter();
   events.setMaxListeners(0);
   /** @type {Map<string, AbortController>} */
   const running = new Map();
+  /** @type {Map<string, number>} task -> share of its work done (0..1), for the tasks whose job reports it */
+  const work = new Map();
+  /** @type {Map<string, string>} task -> the progress_message it shows when it runs again after a restart */
+  const resumeNotes = new Map();
   let closed = false;
 
   function save(uuid, change) {
@@ -63,10 +85,13 @@ export function createTasks({ store, taskMs, faults, jobs }) {
         t.status = 'RUNNING';
         t.startedUs ??= nowUs();
         t.startedMs = Date.now();
-        if (resumed) t.message = 'resumed after a restart of the simulator';
+        if (resumed) t.message = resumeNotes.get(uuid) ?? 'resumed after a restart of the simulator';
       });
       const failByFault = faults.taskFails();
-      await Promise.all([job.run?.(task, controller.signal), sleep(taskMs, controller.signal)]);
+      const progress = (done, total) => {
+        if (total > 0) work.set(uuid, Math.min(1, done / total));
+      };
+      await Promise.all([job.run?.(task, controller.signal, progress), sleep(taskMs, controller.signal)]);
       if (failByFault)
         throw new TaskError('SIMULATED_FAULT', 'The task failed by a simulated fault (--faults task-fail)');
       if (closed) return;
@@ -97,16 +122,31 @@ export function createTasks({ store, taskMs, faults, jobs }) {
       });
     } finally {
       running.delete(uuid);
+      work.delete(uuid);
     }
   }
 
   return {
     events,
     /**
+     * Defines the job of an operation (each domain module defines those of its entities).
+     * @param {Record<string, Job>} table  operation -> job
+     */
+    define(table) {
+      Object.assign(jobs, table);
+    },
+    /**
+     * Sets the progress_message a task shows when it runs again after this restart (start-up recovery).
+     * @param {string} uuid
+     * @param {string} message
+     */
+    noteResume(uuid, message) {
+      resumeNotes.set(uuid, message);
+    } /**
      * Creates a task, QUEUED, and starts it.
      * @param {{ operation: string, entity: { kind: string, uuid: string, name?: string }, params?: any }} spec
      * @returns {any} the stored task
-     */
+     */,
     start({ operation, entity, params = {} }) {
       const uuid = randomUUID();
       const task = {
@@ -147,18 +187,22 @@ export function createTasks({ store, taskMs, faults, jobs }) {
       return 'aborted';
     },
     /**
-     * Waits until one of the tasks is done, or `timeoutMs` passes.
-     * @returns {Promise<any[]>} the done tasks among `uuids` (empty on time-out)
+     * Waits until one of the tasks is done, `timeoutMs` passes, or `signal` aborts (the client went away).
+     * @param {string[]} uuids
+     * @param {number} timeoutMs
+     * @param {AbortSignal} [signal]
+     * @returns {Promise<any[]>} the done tasks among `uuids` (empty on time-out or abort)
      */
-    waitAny(uuids, timeoutMs) {
+    waitAny(uuids, timeoutMs, signal) {
       const doneOnes = () => uuids.map((u) => store.get('task', u)).filter((t) => t && DONE.has(t.status));
       const now = doneOnes();
-      if (now.length || timeoutMs <= 0) return Promise.resolve(now.map(withProgress));
+      if (now.length || timeoutMs <= 0 || signal?.aborted) return Promise.resolve(now.map(withProgress));
       return new Promise((resolve) => {
         const wanted = new Set(uuids);
         const finish = () => {
           clearTimeout(timer);
           events.off('change', onChange);
+          signal?.removeEventListener('abort', finish);
           resolve(doneOnes().map(withProgress));
         };
         const onChange = (t) => {
@@ -166,6 +210,7 @@ export function createTasks({ store, taskMs, faults, jobs }) {
         };
         const timer = setTimeout(finish, timeoutMs);
         events.on('change', onChange);
+        signal?.addEventListener('abort', finish, { once: true });
       });
     },
     /** Runs again every task a stop left QUEUED or RUNNING. */
@@ -179,10 +224,13 @@ export function createTasks({ store, taskMs, faults, jobs }) {
     },
   };
 
+  /** The task with its percentage now: the share of the time spent, and no more than the share of its work done. */
   function withProgress(task) {
     if (task.status !== 'RUNNING') return task;
     const elapsed = Date.now() - (task.startedMs ?? Date.now());
-    const share = task.durationMs > 0 ? elapsed / task.durationMs : 1;
+    let share = task.durationMs > 0 ? elapsed / task.durationMs : 1;
+    const done = work.get(task.uuid);
+    if (done !== undefined) share = Math.min(share, done);
     return { ...task, percentage: Math.max(task.percentage, Math.min(99, Math.floor(share * 100))) };
   }
 }

@@ -1,5 +1,6 @@
 // Paging, sorting and the `name==x` filter shared by the list calls of every API.
-import { HttpError } from './http.js';
+import { percentDecode } from '../decode.js';
+import { HttpError } from '../errors.js';
 
 /**
  * Parses a FIQL filter of the form `name==x` (the only form simulated; `;`-joined terms are ANDed).
@@ -20,7 +21,7 @@ export function parseFilter(filter, field, attributes) {
         `${field} "${filter}" is not supported: use attribute==value with attribute one of ${attributes.join(', ')}`,
       );
     }
-    return { attribute: match[1], value: decodeURIComponent(match[2]) };
+    return { attribute: match[1], value: percentDecode(match[2], field) };
   });
   return (values) => terms.every((t) => String(values[t.attribute] ?? '') === t.value);
 }
@@ -62,3 +63,28 @@ export function sortBy(items, valuesOf, attribute, order, field, attributes) {
 
 /** The default page length of the v3 lists when the request has none. */
 export const DEFAULT_LENGTH = 20;
+
+/**
+ * One page of a list: filtered (`attribute==value`), sorted, then cut at `offset`/`length`.
+ * @template T
+ * @param {T[]} items
+ * @param {(item: T) => Record<string, unknown>} valuesOf  the attributes of an item that filter and sort see
+ * @param {{ filter?: string, sort_attribute?: string, sort_order?: 'ASCENDING' | 'DESCENDING', offset?: number, length?: number }} body
+ * @param {{ filter: string[], sort: string[] }} attributes  what may be filtered and sorted on
+ * @returns {{ total: number, offset: number, page: T[] }}
+ * @throws {HttpError} 400 naming `filter` or `sort_attribute` when they name an attribute not in `attributes`
+ */
+export function pageOf(items, valuesOf, body, attributes) {
+  const keep = parseFilter(body.filter, 'filter', attributes.filter);
+  const matched = sortBy(
+    body.filter ? items.filter((i) => keep(valuesOf(i))) : items,
+    valuesOf,
+    body.sort_attribute,
+    body.sort_order,
+    'sort_attribute',
+    attributes.sort,
+  );
+  const offset = body.offset ?? 0;
+  const length = body.length ?? DEFAULT_LENGTH;
+  return { total: matched.length, offset, page: matched.slice(offset, offset + length) };
+}

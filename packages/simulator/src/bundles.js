@@ -1,6 +1,8 @@
 // The routing and request validation of every API, from the bundles (dist/<api>.json) through
 // openapi-backend: there is no route table of our own.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { serverBasePath } from '@svc/oas';
 import { apis as repositoryApis } from '@svc/oas/apis';
 import addFormats from 'ajv-formats';
@@ -35,12 +37,33 @@ export function basePathsOf(doc) {
 }
 
 /**
- * Loads every API of redocly.yaml from its bundle and readies its router and validators.
- * @param {{ name: string, bundleJson: string }[]} [list]  the APIs (this repository's by default)
+ * Where the published package carries the bundles (`bundles/<api>.json`, copied at `npm pack`); absent
+ * in a checkout, where the bundles are the repository's `dist/`.
+ */
+export const PACKED_BUNDLES = fileURLToPath(new URL('../bundles/', import.meta.url));
+
+/** True in the installed package (it carries its bundles), false in a checkout of the repository. */
+export const packed = existsSync(PACKED_BUNDLES);
+
+/**
+ * The APIs to serve: the bundles the package carries, else the repository's (redocly.yaml, `dist/`).
+ * @returns {{ name: string, bundleJson: string }[]}
+ */
+export function defaultApis() {
+  if (!packed) return repositoryApis();
+  return readdirSync(PACKED_BUNDLES)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => ({ name: f.slice(0, -'.json'.length), bundleJson: join(PACKED_BUNDLES, f) }));
+}
+
+/**
+ * Loads every API from its bundle and readies its router and validators.
+ * @param {{ name: string, bundleJson: string }[]} [list]  the APIs; `defaultApis()` by default
  * @returns {Promise<LoadedApi[]>}
  * @throws {Error} when a bundle is missing (run `npm run bundle`)
  */
-export async function loadApis(list = repositoryApis()) {
+export async function loadApis(list = defaultApis()) {
   const loaded = [];
   for (const { name, bundleJson } of list) {
     if (!existsSync(bundleJson))

@@ -1,4 +1,4 @@
-// The seeded topology: clusters, subnets and storage containers, made once at the first start of
+// The topology: clusters, subnets and storage containers, seeded once at the first start of
 // a data dir (UUIDs derived from the seed, so `--seed` repeats them) and kept in the store.
 import { createHash } from 'node:crypto';
 
@@ -69,4 +69,22 @@ export function seedTopology(store, seed) {
       baseUsage: c.used,
     });
   }
+}
+
+/**
+ * The topology as the APIs read it: clusters, subnets and storage containers (read-only).
+ * @param {import('./store.js').Store} store
+ */
+export function createTopology(store) {
+  return {
+    clusters: () => store.list('cluster'),
+    subnets: () => store.list('subnet'),
+    containers: () => store.list('container'),
+    /** @param {string} uuid */
+    cluster: (uuid) => store.get('cluster', uuid),
+    /** @param {string} uuid */
+    subnet: (uuid) => store.get('subnet', uuid),
+    /** @param {string | undefined} uuid */
+    container: (uuid) => (uuid ? store.get('container', uuid) : undefined),
+  };
 }

@@ -1,0 +1,37 @@
+// `prepack` / `postpack` of @svc/simulator: the tarball carries the bundles it serves
+// (`bundles/<api>.json`, from the repository's `dist/`) and the license, so that
+// `npx @svc/simulator` needs no checkout and no build; postpack removes the copies, so that a
+// checkout keeps serving `dist/` (see `defaultApis` in src/apis.js).
+//   node scripts/pack-files.mjs copy | remove
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { apis, root } from '@svc/oas/apis';
+
+const pkg = fileURLToPath(new URL('..', import.meta.url));
+const bundles = join(pkg, 'bundles');
+const USAGE = 'Usage: node scripts/pack-files.mjs copy | remove';
+let action;
+try {
+  const { positionals } = parseArgs({ allowPositionals: true, strict: true, options: {} });
+  action = positionals.length === 1 && ['copy', 'remove'].includes(positionals[0]) ? positionals[0] : undefined;
+  if (!action) throw new Error(`the action must be "copy" or "remove"; got "${positionals.join(' ')}"`);
+} catch (e) {
+  console.error(`pack-files: ${e.message}\n${USAGE}`);
+  process.exit(2);
+}
+
+rmSync(bundles, { recursive: true, force: true });
+rmSync(join(pkg, 'LICENSE'), { force: true });
+if (action === 'copy') {
+  const list = apis();
+  const missing = list.filter((a) => !existsSync(a.bundleJson)).map((a) => a.bundleJson);
+  if (missing.length) {
+    console.error(`pack-files: ${missing.join(', ')} missing: run \`npm run build\` first`);
+    process.exit(1);
+  }
+  mkdirSync(bundles);
+  for (const { name, bundleJson } of list) copyFileSync(bundleJson, join(bundles, `${name}.json`));
+  copyFileSync(join(root, 'LICENSE'), join(pkg, 'LICENSE'));
+}

@@ -1,0 +1,232 @@
+// Central v3 (`/api/svc/v3`): images, tasks, clusters, subnets and services, over the domain's one
+// image store that the element-level API shares. Handlers only: each translates the wire to the
+// domain and the domain's answer to the v3 view (views.js).
+
+import { pageOf } from '../../domain/lists.js';
+import { HttpError, notFound } from '../../errors.js';
+import { v3ErrorBody } from '../v3.js';
+import { API_VERSION, clusterV3, imageJson, imageV3, imageValues, subnetV3, taskV3, taskValues } from './views.js';
+
+/** The status of a request the schema refuses. */
+export const validationStatus = 422;
+/** The error body of this API (v3). */
+export const errorBody = v3ErrorBody(API_VERSION);
+
+/** @type {WeakMap<object, Map<string, { generation: number, json: string }>>} domain -> origin + request body -> the list answer */
+const listCaches = new WeakMap();
+
+const uuidOf = (ctx) => ctx.params.uuid.toLowerCase();
+
+/** The list answer's metadata (`kind`, `total_matches`, the paging and what was asked). */
+function listMetadata(kind, body, { total, offset, page }) {
+  const metadata = { kind, total_matches: total, offset, length: page.length };
+  for (const k of ['filter', 'sort_attribute', 'sort_order']) if (body[k] !== undefined) metadata[k] = body[k];
+  return metadata;
+}
+
+/** 202 with the image and its task's UUID (a string, as create and update answers carry it). */
+function accepted(ctx, { image, task }) {
+  const view = imageV3(image, ctx);
+  view.status.execution_context = { task_uuid: task.uuid };
+  return { status: 202, body: view };
+}
+
+/**
+ * The handlers of the central API, keyed by operationId. Each takes the request context
+ * (`ctx.domain`, `ctx.body`, `ctx.params`, ...; see http.js) and resolves `{ status, body | json | stream, headers }`.
+ * @type {Record<string, (ctx: import('../../http.js').Context) => Promise<any>>}
+ */
+export const handlers = {
+  async images_create(ctx) {
+    const { spec, metadata } = ctx.body;
+    const r = spec.resources ?? {};
+    return accepted(
+      ctx,
+      ctx.domain.images.create({
+        uuid: metadata.uuid?.toLowerCase(),
+        name: spec.name,
+        description: spec.description,
+        imageType: r.image_type,
+        architecture: r.architecture,
+        sourceUri: r.source_uri,
+        version: r.version,
+        checksum: r.checksum,
+        insecureSource: r.source_options?.allow_insecure_connection === true,
+        categories: metadata.categories ?? {},
+      }),
+    );
+  },
+
+  async images_list(ctx) {
+    const body = ctx.body ?? {};
+    const { images } = ctx.domain;
+    // the same page asked again with no image changed in between (polling clients): the same answer
+    let cache = listCaches.get(ctx.domain);
+    if (!cache) {
+      cache = new Map();
+      listCaches.set(ctx.domain, cache);
+    }
+    const key = `${ctx.origin} ${JSON.stringify(body)}`;
+    const generation = images.generation();
+    const cached = cache.get(key);
+    if (cached?.generation === generation) return { status: 200, json: cached.json };
+    const found = pageOf(images.list(), imageValues, body, {
+      filter: ['name', 'uuid', 'state', 'image_type'],
+      sort: ['name', 'uuid', 'state', 'image_type', 'creation_time', 'last_update_time', 'size_bytes'],
+    });
+    // assembled from each image's cached JSON: the list is the hot path of polling clients
+    const json = `{"api_version":"${API_VERSION}","metadata":${JSON.stringify(listMetadata('image', body, found))},"entities":[${found.page.map((i) => imageJson(i, ctx)).join(',')}]}`;
+    if (cache.size >= 64) cache.clear();
+    cache.set(key, { generation, json });
+    return { status: 200, json };
+  },
+
+  async images_get(ctx) {
+    return { status: 200, body: imageV3(ctx.domain.images.require(uuidOf(ctx)), ctx) };
+  },
+
+  async images_update(ctx) {
+    const { spec, metadata } = ctx.body;
+    if (metadata.spec_version === undefined)
+      throw new HttpError(
+        422,
+        'INVALID_REQUEST',
+        'metadata.spec_version is required to update an image: send the spec_version of the image you read',
+        { 'metadata.spec_version': 'is required' },
+      );
+    const r = spec.resources ?? {};
+    const fields = { name: spec.name, description: spec.description };
+    if (r.image_type) fields.imageType = r.image_type;
+    if (r.architecture) fields.architecture = r.architecture;
+    if (r.version) fields.version = r.version;
+    if (metadata.categories) fields.categories = metadata.categories;
+    return accepted(ctx, ctx.domain.images.update(uuidOf(ctx), fields, { specVersion: metadata.spec_version }));
+  },
+
+  async images_delete(ctx) {
+    const { image, task } = ctx.domain.images.remove(uuidOf(ctx));
+    return {
+      status: 202,
+      body: {
+        status: { state: 'DELETE_PENDING', execution_context: { task_uuid: task.uuid } },
+        spec: '',
+        api_version: API_VERSION,
+        metadata: { kind: 'image', uuid: image.uuid, categories: image.categories ?? {} },
+      },
+    };
+  },
+
+  async images_upload_file(ctx) {
+    const type = ctx.headers['x-svc-checksum-type'];
+    const expected = ctx.headers['x-svc-checksum-bytes'];
+    if ((type === undefined) !== (expected === undefined))
+      throw new HttpError(
+        400,
+        'INVALID_ARGUMENT',
+        'X-Svc-Checksum-Type and X-Svc-Checksum-Bytes go together: send both or neither',
+      );
+    await ctx.domain.images.upload(uuidOf(ctx), ctx.req, {
+      algorithm: type === 'SHA_1' ? 'sha1' : type === 'SHA_256' ? 'sha256' : undefined,
+      expectedDigest: expected === undefined ? undefined : String(expected),
+      checksumType: type === undefined ? undefined : String(type),
+    });
+    return { status: 200 };
+  },
+
+  async images_download_file(ctx) {
+    const uuid = uuidOf(ctx);
+    const bytes = ctx.domain.images.bytes(uuid);
+    if (!bytes) throw new HttpError(404, 'ENTITY_NOT_FOUND', `image : ${uuid} has no data yet.`);
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/octet-stream', 'content-length': String(bytes.size) },
+      stream: bytes.stream,
+    };
+  },
+
+  async tasks_get(ctx) {
+    const task = ctx.domain.tasks.get(uuidOf(ctx));
+    if (!task) throw notFound('task', uuidOf(ctx));
+    return { status: 200, body: taskV3(task) };
+  },
+
+  async tasks_list(ctx) {
+    const body = ctx.body ?? {};
+    const found = pageOf(ctx.domain.tasks.list(), taskValues, body, {
+      filter: ['status', 'operation_type', 'entity_uuid', 'uuid'],
+      sort: ['status', 'operation_type', 'creation_time', 'uuid'],
+    });
+    return {
+      status: 200,
+      body: { api_version: API_VERSION, metadata: listMetadata('task', body, found), entities: found.page.map(taskV3) },
+    };
+  },
+
+  async tasks_poll(ctx) {
+    const { tasks } = ctx.domain;
+    const uuids = ctx.body.task_uuid_list.map((u) => u.toLowerCase());
+    const unknown = uuids.find((u) => !tasks.get(u));
+    if (unknown) throw notFound('task', unknown);
+    const done = await tasks.waitAny(uuids, ctx.body.poll_timeout_seconds * 1000, ctx.gone());
+    return { status: 200, body: { entities: done.map(taskV3), has_poll_timed_out: done.length === 0 } };
+  },
+
+  async tasks_abort(ctx) {
+    const uuid = uuidOf(ctx);
+    const result = ctx.domain.tasks.abort(uuid);
+    if (!result) throw notFound('task', uuid);
+    if (result === 'done')
+      throw new HttpError(
+        409,
+        'INVALID_REQUEST',
+        `task ${uuid} has ended already (${ctx.domain.tasks.get(uuid).status}); it cannot be aborted.`,
+      );
+    return { status: 200 };
+  },
+
+  async clusters_list(ctx) {
+    const body = ctx.body ?? {};
+    const found = pageOf(ctx.domain.topology.clusters(), (c) => ({ name: c.name, uuid: c.uuid }), body, {
+      filter: ['name', 'uuid'],
+      sort: ['name', 'uuid'],
+    });
+    return {
+      status: 200,
+      body: {
+        api_version: API_VERSION,
+        metadata: listMetadata('cluster', body, found),
+        entities: found.page.map(clusterV3),
+      },
+    };
+  },
+
+  async subnets_list(ctx) {
+    const body = ctx.body ?? {};
+    const values = (s) => ({ name: s.name, uuid: s.uuid, vlan_id: s.vlanId, cluster_name: s.clusterName });
+    const found = pageOf(ctx.domain.topology.subnets(), values, body, {
+      filter: ['name', 'uuid', 'vlan_id', 'cluster_name'],
+      sort: ['name', 'uuid', 'vlan_id'],
+    });
+    return {
+      status: 200,
+      body: {
+        api_version: API_VERSION,
+        metadata: listMetadata('subnet', body, found),
+        entities: found.page.map(subnetV3),
+      },
+    };
+  },
+
+  async services_oss_enable(ctx) {
+    return { status: 202, body: { task_uuid: ctx.domain.objectstores.enableService() } };
+  },
+
+  async services_get_status(ctx) {
+    const name = ctx.params.service_name;
+    if (name !== 'oss') throw new HttpError(404, 'ENTITY_NOT_FOUND', `service : ${name} does not exist.`);
+    const service = ctx.domain.objectstores.service();
+    const body = { service_enablement_status: service.state };
+    if (service.taskUuid) body.task_uuid = service.taskUuid;
+    return { status: 200, body };
+  },
+};

@@ -1,0 +1,191 @@
+// Image bytes: one file per image in `<data dir>/images/<uuid>`, written to `<uuid>.<writer>.part`
+// first and renamed when complete, so a stop never leaves a half image behind under the real name.
+// Only the image domain (images.js) calls this, once it holds the image's one writer slot.
+
+import { createHash } from 'node:crypto';
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough, Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { redact } from '../errors.js';
+import { TaskError } from './tasks.js';
+
+/** Error codes of the local file system (as opposed to the network) while storing fetched bytes. */
+const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS', 'EIO', 'ENOENT', 'EMFILE']);
+
+/**
+ * The bytes of `source` through a stream of their own, so that an error downstream stops the copy
+ * without destroying `source`, and `source` closing early fails the copy.
+ * @param {Readable} source
+ * @returns {Readable}
+ */
+function detached(source) {
+  const copy = new PassThrough({ highWaterMark: 1 << 20 });
+  const early = () => {
+    if (!source.readableEnded) copy.destroy(new Error('the connection closed before the end of the body'));
+  };
+  source.once('close', early);
+  source.once('error', early);
+  copy.once('close', () => source.unpipe(copy));
+  source.pipe(copy);
+  return copy;
+}
+
+/**
+ * @param {string} dataDir
+ */
+export function createFiles(dataDir) {
+  const dir = join(dataDir, 'images');
+  mkdirSync(dir, { recursive: true });
+  const pathOf = (uuid) => join(dir, uuid);
+
+  /**
+   * Streams bytes into the image's file, counting them and hashing them with `algorithm`.
+   * @param {string} uuid
+   * @param {NodeJS.ReadableStream | AsyncIterable<Uint8Array>} source
+   * @param {{ writer?: 'upload' | 'fetch', limit?: number, algorithm?: 'sha1' | 'sha256', signal?: AbortSignal,
+   *   progress?: (bytes: number) => void }} [o]
+   * @returns {Promise<{ size: number, digest?: string, commit: () => void, discard: () => void }>}
+   * @throws {RangeError} when more than `limit` bytes arrive (nothing is kept); the stream's error otherwise
+   */
+  async function write(uuid, source, { writer = 'upload', limit = Infinity, algorithm, signal, progress } = {}) {
+    // a request is piped, not handed to pipeline: a failed write (a full disk) must leave the
+    // socket alive for the answer that says so
+    if (source instanceof Readable) source = detached(source);
+    const part = `${pathOf(uuid)}.${writer}.part`;
+    const hash = algorithm ? createHash(algorithm) : undefined;
+    let size = 0;
+    // 1 MiB of buffer lets fs coalesce the socket's 64 KiB chunks into fewer, larger writes
+    const file = createWriteStream(part, { highWaterMark: 1 << 20 });
+    // nothing to count, hash or report on the way: the shortest pipe, socket to file
+    const plain = limit === Infinity && !hash && !progress;
+    const count = new Transform({
+      transform(chunk, _enc, done) {
+        size += chunk.length;
+        if (size > limit) return done(new RangeError(`more than ${limit} bytes`));
+        hash?.update(chunk);
+        progress?.(size);
+        done(null, chunk);
+      },
+    });
+    try {
+      await (plain ? pipeline(source, file, { signal }) : pipeline(source, count, file, { signal }));
+    } catch (error) {
+      rmSync(part, { force: true });
+      throw error;
+    }
+    return {
+      size: plain ? file.bytesWritten : size,
+      digest: hash?.digest('hex'),
+      commit: () => renameSync(part, pathOf(uuid)),
+      discard: () => rmSync(part, { force: true }),
+    };
+  }
+
+  return {
+    write,
+    /** Size in bytes of the image's file, or undefined when it has none. */
+    size: (uuid) => (existsSync(pathOf(uuid)) ? statSync(pathOf(uuid)).size : undefined),
+    read: (uuid) => createReadStream(pathOf(uuid)),
+    /** Removes the image's file and any partial one. */
+    remove: (uuid) => {
+      rmSync(pathOf(uuid), { force: true });
+      for (const writer of ['upload', 'fetch']) rmSync(`${pathOf(uuid)}.${writer}.part`, { force: true });
+    },
+    /**
+     * Removes every partial file (start-up: nothing is writing yet, so each is left by a stop).
+     * @returns {string[]} the UUIDs whose partial files were removed
+     */
+    removeParts() {
+      const removed = [];
+      for (const name of readdirSync(dir)) {
+        if (!name.endsWith('.part')) continue;
+        rmSync(join(dir, name), { force: true });
+        removed.push(name.split('.')[0]);
+      }
+      return removed;
+    },
+    /**
+     * Fetches `url` (http or https) into the image's file, as the service does for `source_uri`.
+     * @param {string} uuid
+     * @param {string} url
+     * @param {{ limit: number, timeoutMs: number, insecure?: boolean, signal?: AbortSignal,
+     *   progress?: (bytes: number, total: number) => void, trust?: (url: URL) => string | undefined }} o
+     *   `trust`: the CA to trust for a URL (the simulator's own certificate for its own URLs)
+     * @returns {Promise<number>} the size in bytes
+     * @throws {TaskError} with error_code and error_detail (the URL without its credentials) when
+     *   the source cannot be read or its bytes cannot be stored
+     */
+    async fetchSource(uuid, url, { limit, timeoutMs, insecure, signal, progress, trust }) {
+      const shown = redact(url);
+      const failed = (detail) => new TaskError('5', `Could not access the URL ${shown}: ${redact(detail, [url])}`);
+      let parsed;
+      try {
+        parsed = new URL(url);
+      } catch {
+        throw failed('not a URL');
+      }
+      if (!/^https?:$/.test(parsed.protocol))
+        throw failed(`the scheme ${parsed.protocol} is not fetched by the simulator (http and https only)`);
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
+      // imported here: only source fetches need it (some 20 MB of memory)
+      const { fetch, Agent } = await import('undici');
+      const ca = trust?.(parsed);
+      const dispatcher = insecure
+        ? new Agent({ connect: { rejectUnauthorized: false } })
+        : ca
+          ? new Agent({ connect: { ca } })
+          : undefined;
+      try {
+        const response = await fetch(url, { signal: both, dispatcher, redirect: 'follow' });
+        if (!response.ok || !response.body) {
+          await response.body?.cancel();
+          throw failed(`${response.status} ${response.statusText}`);
+        }
+        const declared = Number(response.headers.get('content-length'));
+        if (Number.isFinite(declared) && declared > limit) {
+          await response.body.cancel();
+          throw failed(`the image is ${declared} bytes, more than the limit of ${limit}`);
+        }
+        const total = Number.isFinite(declared) && declared > 0 ? declared : 0;
+        progress?.(0, total);
+        let written;
+        try {
+          written = await write(uuid, response.body, {
+            writer: 'fetch',
+            limit,
+            signal: both,
+            progress: (bytes) => progress?.(bytes, total),
+          });
+        } catch (error) {
+          if (STORAGE_CODES.has(error?.code))
+            throw new TaskError(
+              'STORAGE_ERROR',
+              `The image from ${shown} could not be stored: ${error.code} (${error.syscall ?? 'write'}) in the simulator's data directory`,
+            );
+          throw error;
+        }
+        written.commit();
+        return written.size;
+      } catch (error) {
+        if (error instanceof TaskError) throw error;
+        if (signal?.aborted) throw error;
+        if (timeout.aborted) throw failed(`no complete answer within ${timeoutMs} ms`);
+        if (error instanceof RangeError) throw failed(`the image is more than the limit of ${limit} bytes`);
+        throw failed(error.cause?.message ?? error.message);
+      } finally {
+        await dispatcher?.close();
+      }
+    },
+  };
+}
