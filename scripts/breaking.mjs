@@ -10,29 +10,29 @@
 //   found still exit 1.
 // Exit 0: nothing breaks (or a printed skip on the first commit); 1: breaking changes; 2: error.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apis, root as thisRoot } from '@svc/oas/apis';
 import { verdict } from './lib/breaking.mjs';
 import { baseFromCommandLine } from './lib/git-base.mjs';
-import { redocly } from './lib/redocly.mjs';
+import { bundleApi, redoclyConfig } from './lib/redocly.mjs';
 import { addedChangesets, changedFiles, SPEC_PACKAGE } from './lib/release.mjs';
 
 const USAGE = 'Usage: npm run breaking -- [--base <ref>] [--repo <dir>] [--if-history]';
 
-/** The APIs named in `<dir>/redocly.yaml`, bundled to JSON into `out`. */
-function bundleAll(dir, out) {
+/** The APIs named in `<dir>/redocly.yaml`, bundled in-process (the files go to `out`). */
+async function bundleAll(dir, out) {
   const docs = new Map();
-  for (const { name } of apis(dir)) {
-    const file = join(out, `${name}.json`);
-    redocly(['bundle', name, '--output', file], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-    docs.set(name, JSON.parse(readFileSync(file, 'utf8')));
+  const config = await redoclyConfig(dir);
+  for (const api of apis(dir)) {
+    const files = { bundle: join(out, `${api.name}.yaml`), bundleJson: join(out, `${api.name}.json`) };
+    docs.set(api.name, await bundleApi({ ...api, ...files }, config));
   }
   return docs;
 }
 
-function main() {
+async function main() {
   const found = baseFromCommandLine('breaking', USAGE, thisRoot);
   if ('exit' in found) return found.exit;
   const { repo, base } = found;
@@ -50,8 +50,8 @@ function main() {
     execFileSync('tar', ['-x', '-C', src], { input: tar });
     mkdirSync(join(tmp, 'before'));
     mkdirSync(join(tmp, 'after'));
-    const before = bundleAll(src, join(tmp, 'before'));
-    const after = bundleAll(repo, join(tmp, 'after'));
+    const before = await bundleAll(src, join(tmp, 'before'));
+    const after = await bundleAll(repo, join(tmp, 'after'));
 
     // The changesets this change adds: a breaking change is allowed with a major bump of the
     // API's info.version and a changeset that names the client as major and says what breaks.
@@ -82,7 +82,7 @@ function main() {
 }
 
 try {
-  process.exitCode = main();
+  process.exitCode = await main();
 } catch (e) {
   const detail = e.stderr?.toString().trim();
   console.error(e.message.startsWith('breaking:') ? e.message : `breaking: ${e.message}${detail ? `\n${detail}` : ''}`);

@@ -1,65 +1,81 @@
-// `npm run dev` for spec authors: watches spec/, and on save lints (Redocly, then Spectral) and
-// re-bundles the API the file belongs to (all of them for spec/common), regenerates the client
-// types, rebuilds the explorer, restarts that API's mock, and reloads the explorer page.
+// `npm run dev` for spec authors: watches spec/ and, on save, rebuilds only the APIs the saved
+// files belong to (all of them for spec/common), in-process and as early as each step can
+// (scripts/lib/dev.mjs rebuildApis): bundle, then the explorer rebuilt and the page reloaded while
+// the client types, Spectral, Redocly's lint and the mock's restart run beside it; findings are
+// printed when they arrive.
 //   npm run dev -- [--port 8080]
 // The explorer runs with its live-reload option: the page listens to server-sent events.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { startExplorer } from '@svc/explorer';
 import { startMock } from '@svc/mock';
 import { apis, root } from '@svc/oas/apis';
 import { watch } from 'chokidar';
 import { commandLine, port as portCheck } from './lib/args.mjs';
-import { affectedApis, debounceCollect } from './lib/dev.mjs';
-import { redoclyCli, redoclyEnv } from './lib/redocly.mjs';
+import { affectedApis, debounceCollect, rebuildApis } from './lib/dev.mjs';
+import { bundleApi, lintApi, redoclyConfig } from './lib/redocly.mjs';
 import { onPortOrFree, startMocks, stopOnExit } from './lib/serve.mjs';
+import { formatFinding, spectralLinter } from './lib/spectral.mjs';
 
 const specDir = join(root, 'spec');
 const explorerDir = join(root, 'packages', 'explorer', 'dist');
+const generateScript = join(root, 'packages', 'client', 'scripts', 'generate.mjs');
 
 const { values } = commandLine('dev', 'Usage: npm run dev -- [--port 8080]   (0: any free port)', {
   options: { port: { type: 'string', default: '8080', check: portCheck } },
 });
 const port = values.port;
 
-/** Runs one step; prints its output only when it fails. Returns whether it passed. */
-function step(label, args) {
-  const started = Date.now();
-  try {
-    execFileSync(process.execPath, args, {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      encoding: 'utf8',
-      env: redoclyEnv(),
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    console.log(`  ok   ${label} (${Date.now() - started} ms)`);
-    return true;
-  } catch (e) {
-    console.log(`  FAIL ${label}\n${String(e.stdout ?? '')}${String(e.stderr ?? '')}`.trimEnd());
-    return false;
-  }
-}
-
-/** Lint, bundle and Spectral for each API, then types and explorer once. Returns whether all passed. */
-function rebuild(names) {
-  for (const name of names) {
-    if (!step(`redocly lint ${name}`, [redoclyCli, 'lint', name, '--format', 'codeframe'])) return false;
-    if (!step(`bundle ${name}`, [join(root, 'scripts', 'bundle.mjs'), name])) return false;
-    if (!step(`spectral ${name}`, [join(root, 'scripts', 'lint-spectral.mjs'), name])) return false;
-  }
-  if (!step('generate client types', [join(root, 'packages', 'client', 'scripts', 'generate.mjs')])) return false;
-  return step('build explorer', [join(root, 'packages', 'explorer', 'scripts', 'build.mjs')]);
-}
-
 const all = apis();
-console.log('dev: first build of every API');
-if (!rebuild(all.map((a) => a.name)))
-  console.log('dev: the first build failed; fix the file and save, the watcher is on');
-
+const config = await redoclyConfig();
+// Loaded once (most of a Spectral CLI run), meanwhile the first bundles are written.
+const spectral = spectralLinter();
+const { build: buildExplorer } = await import(
+  pathToFileURL(join(root, 'packages', 'explorer', 'scripts', 'build.mjs')).href
+);
 const mocks = new Map();
 let explorer;
 let watcher;
+
+/** @type {import('./lib/dev.mjs').RebuildSteps} */
+const steps = {
+  bundle: (api) => bundleApi(api, config),
+  lint: (api) => lintApi(api, config),
+  explorer: () => buildExplorer({ outDir: explorerDir }),
+  reload: (names) => {
+    explorerBuilt(true);
+    explorer?.reload(names.join(','));
+  },
+  spectral: async (api) => (await (await spectral)(api.bundle)).map((r) => formatFinding(api, r)),
+  // A child process: the changed APIs' types are generated on the other core while this one
+  // rebuilds the page.
+  types: (names) =>
+    promisify(execFile)(process.execPath, [generateScript, ...names], { cwd: root, maxBuffer: 64 * 1024 * 1024 }).catch(
+      (e) => {
+        throw new Error(`${e.stdout ?? ''}${e.stderr ?? e.message}`.trim());
+      },
+    ),
+  // Prism reads its document once: restart the API's mock on the same port.
+  async mock(api) {
+    const old = mocks.get(api.name);
+    await old.close();
+    mocks.set(api.name, await startMock({ document: api.bundle, port: old.port }));
+  },
+};
+
+console.log('dev: first build of every API');
+// The servers start once the explorer is built; the types and the linters go on meanwhile.
+let explorerBuilt;
+const built = new Promise((resolve) => (explorerBuilt = resolve));
+// (no mock to restart: startMocks below starts them on the new bundles)
+const first = rebuildApis(all, { ...steps, mock: async () => {} }, console.log).then((r) => {
+  if (!r.reloaded) console.log('dev: the first build failed; fix the file and save, the watcher is on');
+  explorerBuilt(false);
+});
+await built;
+
 stopOnExit(() => [...(watcher ? [watcher] : []), ...(explorer ? [explorer] : []), ...mocks.values()]);
 await startMocks(0, mocks);
 const mockUrls = Object.fromEntries([...mocks].map(([n, m]) => [n, m.url]));
@@ -68,35 +84,26 @@ explorer = await onPortOrFree(
   port,
 );
 
-let busy = Promise.resolve();
-const onChanges = debounceCollect((files) => {
+let busy = first;
+const onChanges = debounceCollect((saves) => {
   // Each rebuild waits for the one before; a failed one is reported and the next save still runs.
-  busy = busy.then(() => rebuildAndReload(files)).catch((e) => console.log(`dev: rebuild failed: ${e.message}`));
-}, 300);
+  busy = busy.then(() => rebuildAndReload(saves)).catch((e) => console.log(`dev: rebuild failed: ${e.message}`));
+}, 100);
 
-/** Rebuilds the APIs the saved files belong to, restarts their mocks and reloads the page. */
-async function rebuildAndReload(files) {
+/** Rebuilds the APIs the saved files belong to; the page reloads as soon as their bundles exist. */
+async function rebuildAndReload(saves) {
+  const files = saves.map((s) => s.file);
   const names = affectedApis(files, all, specDir);
   if (!names.length) return;
   console.log(`\ndev: ${[...new Set(files.map((f) => relative(root, f)))].join(', ')} changed -> ${names.join(', ')}`);
-  if (!rebuild(names)) {
-    console.log('dev: not reloaded; fix the finding above and save');
-    return;
-  }
-  // Prism reads its document once: restart the changed APIs' mocks on the same ports.
-  for (const name of names) {
-    const old = mocks.get(name);
-    await old.close();
-    mocks.set(name, await startMock({ document: all.find((a) => a.name === name).bundle, port: old.port }));
-  }
-  explorer.reload(names.join(','));
-  console.log(`dev: rebuilt ${names.join(', ')}; explorer reloaded`);
+  const chosen = all.filter((a) => names.includes(a.name));
+  await rebuildApis(chosen, steps, console.log, saves[0].at);
 }
 
 // chokidar, not fs.watch: Node 20's recursive fs.watch loses a file that an editor saves by
 // writing a new file and renaming it over the old one (vim, sed -i, git checkout).
 watcher = watch(specDir, { ignoreInitial: true, atomic: true }).on('all', (_event, file) => {
-  if (/\.(ya?ml|json|md)$/.test(file)) onChanges(file);
+  if (/\.(ya?ml|json|md)$/.test(file)) onChanges({ file, at: performance.now() });
 });
 await new Promise((resolve) => watcher.once('ready', resolve));
 

@@ -1,5 +1,7 @@
-// The scripts' tests spawn git, Node and servers: on a loaded 2-core CI machine a test that takes
-// 1 s alone can take 6 s, past vitest's 5 s default.
+// The scripts' tests spawn git, Node and servers and wait on them: on a loaded 2-core machine
+// (load average 30 seen) a test that takes 1 s alone takes a minute. Three files run side by side
+// (vitest's default on 2 cores is one) since they mostly wait on child processes; each waits on
+// readiness (output, an exit), and the limits below only end a hang.
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({ test: { testTimeout: 30_000 } });
+export default defineConfig({ test: { testTimeout: 300_000, hookTimeout: 600_000, maxWorkers: 3 } });

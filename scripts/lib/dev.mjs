@@ -1,5 +1,5 @@
-// Pieces of `npm run dev`: which APIs a saved file affects, and the debounce of saves. The page's
-// live reload is startExplorer's `liveReload` option.
+// Pieces of `npm run dev`: which APIs a saved file affects, the debounce of saves and the order of
+// a rebuild's steps. The page's live reload is startExplorer's `liveReload` option.
 import { relative, sep } from 'node:path';
 
 /**
@@ -43,4 +43,95 @@ export function debounceCollect(fn, waitMs) {
       fn(batch);
     }, waitMs);
   };
+}
+
+/**
+ * The steps of one rebuild, injected so that the order can be tested without Redocly or a browser.
+ * @typedef {object} RebuildSteps
+ * @property {(api: any) => Promise<void>} bundle     writes the API's bundles; throws (message: the
+ *   problems) when the sources do not bundle
+ * @property {(api: any) => Promise<{ severity: string, text: string }[]>} lint  Redocly's findings
+ * @property {() => Promise<void>} explorer           rebuilds the explorer from every bundle
+ * @property {(names: string[]) => void} reload       tells the open pages to reload
+ * @property {(api: any) => Promise<string[]>} spectral  Spectral's findings on the bundle, one text each
+ * @property {(names: string[]) => Promise<void>} types  regenerates the client's types of these APIs
+ * @property {(api: any) => Promise<void>} mock       restarts the API's mock on the new bundle
+ */
+
+/**
+ * Rebuilds `apiList` for `npm run dev`, as early as each step can: the bundles first; as soon as
+ * they exist, the explorer is rebuilt and the page reloaded while the client types are generated
+ * beside it (a child process); then the mocks restart, Redocly's lint and Spectral run. Findings are logged when
+ * they arrive and do not hold the reload back; a bundle that fails stops the rebuild (no reload).
+ * @param {{ name: string }[]} apiList the APIs whose files changed
+ * @param {RebuildSteps} steps
+ * @param {(line: string) => void} log
+ * @param {number} [since] `performance.now()` of the save, for the "reloaded N ms after the save" line
+ * @returns {Promise<{ reloaded: boolean, findings: number, failed: number }>} once every step has
+ *   ended; `findings` counts Redocly's and Spectral's, `failed` the steps that threw
+ */
+export async function rebuildApis(apiList, steps, log, since = performance.now()) {
+  let findings = 0;
+  let failed = 0;
+  /** Runs one step, logs `ok` with its time or `FAIL` with its message; resolves to [ok, value]. */
+  const timed = async (label, fn) => {
+    const started = performance.now();
+    try {
+      const value = await fn();
+      log(`  ok   ${label} (${Math.round(performance.now() - started)} ms)`);
+      return [true, value];
+    } catch (e) {
+      failed++;
+      log(`  FAIL ${label}\n${e?.message ?? e}`);
+      return [false];
+    }
+  };
+  /** Runs a linter; its findings are logged under FAIL (an error) or `findings` (warnings only). */
+  const linted = async (label, fn) => {
+    const started = performance.now();
+    try {
+      const found = await fn();
+      const took = `(${Math.round(performance.now() - started)} ms)`;
+      if (!found.length) log(`  ok   ${label} ${took}`);
+      else {
+        findings += found.length;
+        const errors = found.some((f) => typeof f === 'string' || f.severity === 'error');
+        log(`  ${errors ? 'FAIL' : 'warn'} ${label} ${took}: ${found.length} finding(s)`);
+        for (const f of found) log(`    ${typeof f === 'string' ? f.replace(/\n/g, '\n    ') : f.text}`);
+      }
+    } catch (e) {
+      failed++;
+      log(`  FAIL ${label}\n${e?.message ?? e}`);
+    }
+  };
+
+  const bundles = await Promise.all(apiList.map((api) => timed(`bundle ${api.name}`, () => steps.bundle(api))));
+  const lint = () => Promise.all(apiList.map((api) => linted(`redocly lint ${api.name}`, () => steps.lint(api))));
+  if (bundles.some(([ok]) => !ok)) {
+    log('dev: not reloaded; fix the finding above and save');
+    await lint();
+    return { reloaded: false, findings, failed };
+  }
+  const names = apiList.map((a) => a.name);
+  let reloaded = false;
+  // The types first (a child process: the other core), then the page; the linters share this
+  // process's thread and Prism's start takes a core, so they follow the reload.
+  const types = timed('generate client types', () => steps.types(names));
+  const [built] = await timed('build explorer', steps.explorer);
+  if (built) {
+    steps.reload(names);
+    reloaded = true;
+    log(`dev: explorer reloaded (${names.join(', ')}), ${Math.round(performance.now() - since)} ms after the save`);
+  }
+  await Promise.all([
+    types,
+    ...apiList.map((api) => timed(`restart mock ${api.name}`, () => steps.mock(api))),
+    lint(),
+    ...apiList.map((api) => linted(`spectral ${api.name}`, () => steps.spectral(api))),
+  ]);
+  log(
+    `dev: rebuilt ${names.join(', ')}${findings ? `: ${findings} finding(s), fix them and save` : ', no findings'}` +
+      (failed ? `; ${failed} step(s) failed` : ''),
+  );
+  return { reloaded, findings, failed };
 }

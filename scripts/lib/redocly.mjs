@@ -1,6 +1,9 @@
-// Runs the Redocly CLI of this repository's node_modules, quietly (no update notice, no telemetry).
+// Redocly: the CLI of this repository's node_modules, run quietly (no update notice, no telemetry),
+// and its Node API for bundling and linting in-process.
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
 import { root } from '@svc/oas/apis';
 
 const require = createRequire(import.meta.url);
@@ -19,4 +22,90 @@ export const redoclyEnv = () => ({ ...process.env, REDOCLY_SUPPRESS_UPDATE_NOTIC
  */
 export function redocly(args, { cwd = root, stdio = ['ignore', 'ignore', 'inherit'] } = {}) {
   execFileSync(process.execPath, [redoclyCli, ...args], { cwd, stdio, env: redoclyEnv() });
+}
+
+// In-process: Redocly's Node API (@redocly/openapi-core), for `npm run bundle` and `npm run dev`.
+// The same bytes as `redocly bundle` (scripts/test/redocly.test.mjs compares them); the lint
+// gate stays the CLI (`npm run lint:redocly`), `npm run dev` lints in-process for speed.
+
+/** Redocly's Node API, loaded on first use: the CLI helpers above do not need it. */
+const core = () => import('@redocly/openapi-core');
+
+/** The top-level key order `redocly bundle` writes an OpenAPI 3 document in; other keys follow. */
+const OAS3_ORDER = [
+  'openapi',
+  'info',
+  'jsonSchemaDialect',
+  'servers',
+  'security',
+  'tags',
+  'externalDocs',
+  'paths',
+  'webhooks',
+  'x-webhooks',
+  'components',
+];
+
+/**
+ * Reads `<root>/redocly.yaml` (the APIs, the lint rules).
+ * @param {string} [dir] the folder of redocly.yaml; the repository root by default
+ * @returns {Promise<import('@redocly/openapi-core').Config>}
+ */
+export async function redoclyConfig(dir = root) {
+  const { loadConfig } = await core();
+  return loadConfig({ configPath: join(dir, 'redocly.yaml') });
+}
+
+/** One problem of Redocly's lint or bundle as a line: `spec/<file>:line:col severity rule message`. */
+function formatProblem(problem, getLineColLocation) {
+  const at = problem.location?.[0];
+  const loc = at ? getLineColLocation(at) : undefined;
+  const file = loc ? `${relative(root, loc.source.absoluteRef)}:${loc.start.line}:${loc.start.col} ` : '';
+  // paths inside the repository as the author writes them, not as this machine holds them
+  return `${file}${problem.severity} ${problem.ruleId} ${problem.message.replaceAll(`${root}/`, '')}`;
+}
+
+/**
+ * Bundles one API in-process and writes `dist/<api>.yaml` and `dist/<api>.json` as `redocly bundle`
+ * does (each written to a temporary name and renamed, so a reader never sees half a file).
+ * @param {{ name: string, root: string, bundle: string, bundleJson: string }} api from `apis()`
+ * @param {import('@redocly/openapi-core').Config} config from `redoclyConfig()`
+ * @returns {Promise<any>} the bundled document
+ * @throws {Error} listing the problems, one a line, when bundling finds an error (an
+ *   unresolved `$ref`, a YAML syntax error), and nothing is written then
+ */
+export async function bundleApi(api, config) {
+  const { bundle, getLineColLocation, stringifyYaml } = await core();
+  const result = await bundle({ ref: api.root, config: config.forAlias(api.name) });
+  const errors = result.problems.filter((p) => p.severity === 'error' && !p.ignored);
+  if (errors.length)
+    throw new Error(`bundle ${api.name}:\n${errors.map((p) => formatProblem(p, getLineColLocation)).join('\n')}`);
+  const parsed = result.bundle.parsed;
+  const doc = {};
+  for (const key of OAS3_ORDER) if (Object.hasOwn(parsed, key)) doc[key] = parsed[key];
+  Object.assign(doc, parsed);
+  mkdirSync(dirname(api.bundle), { recursive: true });
+  for (const [file, text] of [
+    [api.bundle, stringifyYaml(doc, { noRefs: true, lineWidth: -1 })],
+    [api.bundleJson, JSON.stringify(doc, null, 2)],
+  ]) {
+    writeFileSync(`${file}.tmp-${process.pid}`, text);
+    renameSync(`${file}.tmp-${process.pid}`, file);
+  }
+  return doc;
+}
+
+/**
+ * Lints one API's sources in-process with the rules of redocly.yaml.
+ * @param {{ name: string, root: string }} api from `apis()`
+ * @param {import('@redocly/openapi-core').Config} config from `redoclyConfig()`
+ * @returns {Promise<{ severity: 'error' | 'warn', text: string }[]>} the problems not ignored, each
+ *   as a line `spec/<file>:line:col severity rule message`
+ */
+export async function lintApi(api, config) {
+  const { getLineColLocation, lint } = await core();
+  const problems = await lint({ ref: api.root, config: config.forAlias(api.name) });
+  return problems
+    .filter((p) => !p.ignored)
+    .map((p) => ({ severity: p.severity, text: formatProblem(p, getLineColLocation) }));
 }

@@ -2,18 +2,20 @@
 // back to the hand-written YAML file and line it came from, by walking the source documents
 // from the API root and following their external $refs. Redocly keeps component keys equal to
 // those listed in the root, so every bundle path has one walk through the sources.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 
 const cache = new Map();
 
+// Keyed by file, checked against its mtime: `npm run dev` maps findings after every save.
 function load(file) {
+  const mtime = statSync(file).mtimeMs;
   let entry = cache.get(file);
-  if (!entry) {
+  if (!entry || entry.mtime !== mtime) {
     const lineCounter = new LineCounter();
     const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter, keepSourceTokens: false });
-    entry = { doc, lineCounter };
+    entry = { doc, lineCounter, mtime };
     cache.set(file, entry);
   }
   return entry;

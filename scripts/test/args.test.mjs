@@ -69,6 +69,8 @@ const COMMANDS = [
   ['breaking', 'breaking.mjs', ['--base']],
   ['breaking', 'breaking.mjs', ['--bogus']],
   ['bench-build', 'bench-build.mjs', ['--warm-runs', '0']],
+  ['bench-dev', 'bench-dev.mjs', ['--saves', '0']],
+  ['bench-dev', 'bench-dev.mjs', ['--bogus']],
   ['node', 'node.mjs', ['x']],
   ['node', 'node.mjs', []],
   ['node', 'node.mjs', ['24', '--node', '24']],
@@ -88,6 +90,7 @@ const COMMANDS = [
   ['client bench', '../packages/client/bench/bench.mjs', ['--bogus']],
   ['generate', '../packages/client/scripts/generate.mjs', ['--bogus']],
   ['generate', '../packages/client/scripts/generate.mjs', ['--check=yes']],
+  ['generate', '../packages/client/scripts/generate.mjs', ['centrall']],
   ['simulator', '../packages/simulator/src/cli.js', ['--bogus']],
   ['simulator', '../packages/simulator/src/cli.js', ['--port']],
   ['simulator', '../packages/simulator/src/cli.js', ['--port', '-1']],
@@ -105,7 +108,8 @@ function run(script, args) {
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (out += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    // a guard against a command that hangs, far above what a busy machine takes to start one
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
     child.on('error', reject);
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
@@ -115,7 +119,9 @@ function run(script, args) {
 }
 
 describe('commands refuse bad arguments with one line, the usage and exit 2', () => {
-  it.each(COMMANDS)('%s %j', async (name, script, args) => {
+  // Each case is a Node process that mostly starts up: run them side by side (vitest's
+  // maxConcurrency, 5), with the test's own expect as concurrent tests need.
+  it.concurrent.for(COMMANDS)('%s %j', { timeout: 150_000 }, async ([name, script, args], { expect }) => {
     const { code, signal, out } = await run(script, args);
     expect(signal).toBeNull();
     const lines = out.trimEnd().split('\n');

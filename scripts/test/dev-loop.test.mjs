@@ -1,25 +1,14 @@
 // End to end: `node scripts/dev.mjs` on a copy of the repository, saving spec files the way
 // editors do (a new file renamed over the old one), and checking what the author sees: a reload
-// after a good save, none after a bad one, and the rebuilt spec served to the explorer.
-import { execFileSync, spawn } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+// after a good save, a reload and the findings after a save that lints badly, none after one that
+// does not bundle, and the rebuilt spec served to the explorer.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { EVENTS_PATH } from '@svc/explorer';
-import { root } from '@svc/oas/apis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyRepository } from '../lib/repo-copy.mjs';
 
 const copy = mkdtempSync(join(tmpdir(), 'svc-dev-loop-'));
 const objectsRoot = join(copy, 'spec', 'objects', 'openapi.yaml');
@@ -35,7 +24,11 @@ function save(file, text) {
   renameSync(`${file}.tmp-save`, file);
 }
 
-/** Resolves when `read()` contains `pattern`; rejects with what was seen after `ms`. */
+// Every wait is on an event (output, a reload, the child's exit); the limit only ends a hang, far
+// above what a busy 2-core machine takes (a first build there took 100 s).
+const HANG = 600_000;
+
+/** Resolves when `read()` contains `pattern`; rejects when dev exits, or with what was seen after `ms`. */
 async function until(read, pattern, ms) {
   const started = Date.now();
   while (!pattern.test(read())) {
@@ -47,44 +40,14 @@ async function until(read, pattern, ms) {
 }
 
 beforeAll(async () => {
-  // The working tree's files that git tracks or would track, and the installed packages by link.
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-    cwd: root,
-    encoding: 'utf8',
-  })
-    .split('\0')
-    .filter(Boolean);
-  for (const file of files) {
-    if (!existsSync(join(root, file))) continue; // deleted in the working tree
-    mkdirSync(dirname(join(copy, file)), { recursive: true });
-    cpSync(join(root, file), join(copy, file));
-  }
-  // The installed packages by link, but the workspace packages (@svc/*) from the copy, so that
-  // the copy's scripts find the copy's root and not this one.
-  mkdirSync(join(copy, 'node_modules', '@svc'), { recursive: true });
-  for (const entry of readdirSync(join(root, 'node_modules'))) {
-    if (entry !== '@svc') symlinkSync(join(root, 'node_modules', entry), join(copy, 'node_modules', entry));
-  }
-  for (const name of readdirSync(join(root, 'node_modules', '@svc'))) {
-    symlinkSync(
-      realpathSync(join(root, 'node_modules', '@svc', name)).replace(root, copy),
-      join(copy, 'node_modules', '@svc', name),
-    );
-  }
-  // and each package's own node_modules (npm nests a version there that the root does not hold)
-  for (const name of readdirSync(join(root, 'packages'))) {
-    const own = join(root, 'packages', name, 'node_modules');
-    if (existsSync(own) && existsSync(join(copy, 'packages', name)))
-      symlinkSync(own, join(copy, 'packages', name, 'node_modules'));
-  }
-
+  copyRepository(copy);
   child = spawn(process.execPath, [join(copy, 'scripts', 'dev.mjs'), '--port', '0'], {
     cwd: copy,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
-  await until(() => output, /live reload at (http:\S+)/, 150_000);
+  await until(() => output, /live reload at (http:\S+)/, HANG);
   front = /** @type {RegExpExecArray} */ (/live reload at (http:\S+)/.exec(output))[1];
 
   const res = await fetch(new URL(EVENTS_PATH, front));
@@ -93,8 +56,8 @@ beforeAll(async () => {
   (async () => {
     for (let r = await reader.read(); !r.done; r = await reader.read()) events += decoder.decode(r.value);
   })().catch(() => {});
-  await until(() => events, /connected/, 10_000);
-}, 180_000);
+  await until(() => events, /connected/, HANG);
+}, 2 * HANG);
 
 afterAll(async () => {
   await reader?.cancel().catch(() => {});
@@ -111,28 +74,46 @@ describe('npm run dev', () => {
     expect(await (await fetch(front)).text()).toContain(`new EventSource("${EVENTS_PATH}")`);
   });
 
-  it('rebuilds the saved API, serves the new spec and reloads the page; a bad save is reported, not reloaded', async () => {
-    const original = readFileSync(objectsRoot, 'utf8');
-    expect(original).toMatch(/^ {2}title: .+$/m);
+  it(
+    'rebuilds the saved API, serves the new spec and reloads the page; findings and broken saves are reported',
+    async () => {
+      const original = readFileSync(objectsRoot, 'utf8');
+      expect(original).toMatch(/^ {2}title: .+$/m);
 
-    save(objectsRoot, original.replace(/^( {2}title: .+)$/m, '$1 (edited)'));
-    await until(() => events, /event: reload\ndata: "objects"/, 90_000);
-    expect(output).toMatch(/spec\/objects\/openapi\.yaml changed -> objects/);
-    const served = await (await fetch(new URL('specs/objects.json', front))).json();
-    expect(served.info.title).toMatch(/\(edited\)$/);
+      save(objectsRoot, original.replace(/^( {2}title: .+)$/m, '$1 (edited)'));
+      await until(() => events, /event: reload\ndata: "objects"/, HANG);
+      expect(output).toMatch(/spec\/objects\/openapi\.yaml changed -> objects/);
+      const served = await (await fetch(new URL('specs/objects.json', front))).json();
+      expect(served.info.title).toMatch(/\(edited\)$/);
 
-    // The same file again: a watcher that lost it after the first rename would miss this save.
-    const seen = events.length;
-    const before = output.length;
-    save(objectsRoot, original.replace(/^openapi: 3\.1\.0$/m, 'openapi: 3.1.0\nbogus: 1'));
-    await until(() => output.slice(before), /not reloaded; fix the finding above/, 90_000);
-    expect(output.slice(before)).toMatch(/FAIL redocly lint objects/);
-    expect(output.slice(before)).toMatch(/bogus/);
-    expect(events.slice(seen)).not.toMatch(/event: reload/);
+      // The page reloads before the rebuild ends (types, linters, the mock): wait for its end.
+      await until(() => output, /dev: rebuilt objects/, HANG);
 
-    save(objectsRoot, original);
-    await until(() => events.slice(seen), /event: reload\ndata: "objects"/, 90_000);
-    const restored = await (await fetch(new URL('specs/objects.json', front))).json();
-    expect(restored.info.title).not.toMatch(/\(edited\)$/);
-  }, 240_000);
+      // The same file again, with a lint finding: the page reloads, the finding is printed.
+      let seen = events.length;
+      let before = output.length;
+      save(objectsRoot, original.replace(/^openapi: 3\.1\.0$/m, 'openapi: 3.1.0\nbogus: 1'));
+      await until(() => output.slice(before), /dev: rebuilt objects/, HANG);
+      expect(output.slice(before)).toMatch(
+        /FAIL redocly lint objects[^\n]*\n.*openapi\.yaml:\d+:\d+ error struct .*bogus/,
+      );
+      expect(events.slice(seen)).toMatch(/event: reload/);
+
+      // A save that does not bundle (a $ref to a missing file): reported, not reloaded.
+      seen = events.length;
+      before = output.length;
+      save(objectsRoot, original.replace(/^paths:$/m, 'paths:\n  /missing:\n    $ref: ./paths/missing.yaml'));
+      await until(() => output.slice(before), /not reloaded; fix the finding above/, HANG);
+      expect(output.slice(before)).toMatch(
+        /FAIL bundle objects\n[\s\S]*openapi\.yaml:\d+:\d+ error .*'spec\/objects\/paths\/missing\.yaml'/,
+      );
+      expect(events.slice(seen)).not.toMatch(/event: reload/);
+
+      save(objectsRoot, original);
+      await until(() => events.slice(seen), /event: reload\ndata: "objects"/, HANG);
+      const restored = await (await fetch(new URL('specs/objects.json', front))).json();
+      expect(restored.info.title).not.toMatch(/\(edited\)$/);
+    },
+    5 * HANG,
+  );
 });

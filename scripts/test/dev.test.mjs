@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { affectedApis, debounceCollect } from '../lib/dev.mjs';
+import { affectedApis, debounceCollect, rebuildApis } from '../lib/dev.mjs';
 
 const spec = '/repo/spec';
 const list = [
@@ -37,5 +37,77 @@ describe('debounceCollect', () => {
     push('c');
     await new Promise((r) => setTimeout(r, 80));
     expect(calls).toEqual([['a', 'b'], ['c']]);
+  });
+});
+
+describe('rebuildApis', () => {
+  /** Fake steps that record the order; linters find what `found` says, each when `release` resolves. */
+  function fakes({ bundleFails = false, found = [] } = {}) {
+    const order = [];
+    // the linters end only after the reload (or at once when there is none to wait for)
+    let release = () => {};
+    const released = bundleFails ? Promise.resolve() : new Promise((r) => (release = r));
+    const step = (name, value) => async () => {
+      order.push(`start ${name}`);
+      await Promise.resolve();
+      order.push(`end ${name}`);
+      return value;
+    };
+    const steps = {
+      bundle: async (api) => {
+        order.push(`bundle ${api.name}`);
+        if (bundleFails) throw new Error('spec/objects/openapi.yaml:5:7 error no-unresolved-refs missing.yaml');
+      },
+      lint: async () => {
+        await released;
+        order.push('lint done');
+        return found;
+      },
+      spectral: async () => {
+        await released;
+        order.push('spectral done');
+        return [];
+      },
+      explorer: step('explorer'),
+      reload: (names) => {
+        order.push(`reload ${names}`);
+        release();
+      },
+      types: async (names) => {
+        order.push(`types ${names}`);
+        return step('types')();
+      },
+      mock: step('mock'),
+    };
+    return { order, steps };
+  }
+  const objects = [{ name: 'objects' }];
+
+  it('reloads the page once the bundle and explorer exist, before the linters end', async () => {
+    const { order, steps } = fakes({
+      found: [{ severity: 'error', text: 'spec/objects/openapi.yaml:2:1 error struct bogus' }],
+    });
+    const log = [];
+    const result = await rebuildApis(objects, steps, (l) => log.push(l));
+    expect(order.indexOf('reload objects')).toBeGreaterThan(order.indexOf('end explorer'));
+    expect(order.indexOf('reload objects')).toBeLessThan(order.indexOf('lint done'));
+    expect(order.indexOf('reload objects')).toBeLessThan(order.indexOf('spectral done'));
+    expect(order).toContain('types objects');
+    expect(order).toContain('end types');
+    expect(result).toEqual({ reloaded: true, findings: 1, failed: 0 });
+    expect(log.join('\n')).toMatch(
+      /FAIL redocly lint objects .*1 finding\(s\)\n {4}spec\/objects\/openapi\.yaml:2:1 error struct bogus/,
+    );
+  });
+
+  it('does not reload, regenerate or restart when the bundle fails, and still reports the lint', async () => {
+    const { order, steps } = fakes({ bundleFails: true });
+    const log = [];
+    const result = await rebuildApis(objects, steps, (l) => log.push(l));
+    expect(order).toContain('lint done');
+    expect(order).not.toContain('start explorer');
+    expect(result.reloaded).toBe(false);
+    expect(order.filter((o) => /reload|types|mock/.test(o))).toEqual([]);
+    expect(log.join('\n')).toMatch(/FAIL bundle objects\n.*no-unresolved-refs missing\.yaml[\s\S]*not reloaded/);
   });
 });

@@ -11,15 +11,17 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deref, isReadOnly, mediaKind, operations, serverBasePath } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
-import { commandLine } from '../../../scripts/lib/args.mjs';
+import { commandLine, knownNames, usageExit } from '../../../scripts/lib/args.mjs';
 
 const pkg = fileURLToPath(new URL('..', import.meta.url));
 const USAGE =
-  'Usage: npm run generate -w @svc/client -- [--check | --shipped] [--root <checkout>] [--out <dir>] [--types <dir>]\n' +
+  'Usage: npm run generate -w @svc/client -- [--check | --shipped] [--root <checkout>] [--out <dir>] [--types <dir>] [<api>...]\n' +
   '  --check  write nothing; fail when <out> differs from the bundles, two generations differ, or the\n' +
   '           declarations in <types> (dist/generated, what npm pack ships) were built from other bundles\n' +
-  '  --shipped  only the last check, without generating (prepack: fast)';
-const { values: args } = commandLine('generate', USAGE, {
+  '  --shipped  only the last check, without generating (prepack: fast)\n' +
+  "  <api>    only these APIs' types (npm run dev names the API whose files changed); operations.ts always";
+const { values: args, positionals: only } = commandLine('generate', USAGE, {
+  allowPositionals: true,
   options: {
     check: { type: 'boolean', default: false },
     shipped: { type: 'boolean', default: false },
@@ -29,6 +31,15 @@ const { values: args } = commandLine('generate', USAGE, {
   },
 });
 const check = args.check || args.shipped;
+try {
+  knownNames(
+    only,
+    apis(args.root ? resolve(args.root) : undefined).map((a) => a.name),
+    'API of redocly.yaml',
+  );
+} catch (e) {
+  usageExit('generate', USAGE, e.message);
+}
 const out = resolve(args.out);
 const typesDir = resolve(args.types);
 if (!check) mkdirSync(out, { recursive: true });
@@ -97,6 +108,8 @@ for (const api of apis(args.root ? resolve(args.root) : undefined)) {
   operationsByApi[api.name] = operations(doc)
     .filter((o) => o.operationId)
     .map((o) => [o.method.toUpperCase(), o.path, o.operationId, isReadOnly(o), answersJson(doc, o.operation)]);
+  // `npm run dev` names the API whose files changed: the others' types are current
+  if (only.length && !only.includes(api.name)) continue;
   if (!args.shipped) {
     const head = header(api.name, digest);
     const text = head + (await typesOf(doc));

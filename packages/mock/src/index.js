@@ -40,11 +40,12 @@ export function freePort() {
  * @param {string} options.document  path to the bundle (`dist/central.yaml`)
  * @param {number} [options.port]    port to listen on; a free one when omitted
  * @param {boolean} [options.dynamic] generate bodies from schemas instead of examples (default false)
- * @param {number} [options.timeoutMs] how long to wait for Prism to listen (default 60000 ms)
+ * @param {number} [options.timeoutMs] how long to wait for Prism to listen; 0 (the default): until it
+ *   listens or exits, however long a busy machine takes
  * @returns {Promise<RunningMock>}
  * @throws {Error} when the document does not exist, Prism exits early or does not listen in time
  */
-export async function startMock({ document, port, dynamic = false, timeoutMs = 60_000 }) {
+export async function startMock({ document, port, dynamic = false, timeoutMs = 0 }) {
   if (!existsSync(document)) {
     throw new Error(`startMock: document "${document}" does not exist; run \`npm run bundle\` first`);
   }
@@ -88,11 +89,12 @@ export async function onFreePort(port, start, pick = freePort) {
  * @param {boolean} [options.insecure] accept the upstream's self-signed certificate
  *   (NODE_TLS_REJECT_UNAUTHORIZED=0 in the Prism process only, never in this one)
  * @param {number} [options.port]     port to listen on; a free one when omitted
- * @param {number} [options.timeoutMs] how long to wait for Prism to listen (default 60000 ms)
+ * @param {number} [options.timeoutMs] how long to wait for Prism to listen; 0 (the default): until it
+ *   listens or exits
  * @returns {Promise<RunningMock>}
  * @throws {Error} when the document does not exist, Prism exits early or does not listen in time
  */
-export async function startProxy({ document, upstream, insecure = false, port, timeoutMs = 60_000 }) {
+export async function startProxy({ document, upstream, insecure = false, port, timeoutMs = 0 }) {
   if (!existsSync(document)) {
     throw new Error(`startProxy: document "${document}" does not exist; run \`npm run bundle\` first`);
   }
@@ -135,10 +137,14 @@ async function startPrism({ args, port, label, timeoutMs, env = process.env }) {
 
   await /** @type {Promise<void>} */ (
     new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        close();
-        reject(new Error(`${label}: Prism did not listen on port ${port} within ${timeoutMs} ms:\n${output}`));
-      }, timeoutMs);
+      // Readiness is Prism's own "listening" line; a clock only when the caller asks for one.
+      const timer =
+        timeoutMs > 0
+          ? setTimeout(() => {
+              close();
+              reject(new Error(`${label}: Prism did not listen on port ${port} within ${timeoutMs} ms:\n${output}`));
+            }, timeoutMs)
+          : undefined;
       const onData = () => {
         if (/Prism is listening/.test(output)) {
           clearTimeout(timer);

@@ -2,6 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { onFreePort, startMock, startProxy } from '../src/index.js';
 
+// Each test waits on Prism's own signals (listening, exit); this only ends a hang. Prism's start
+// took over 90 s under a load average of 40 on 2 cores.
+const HANG = 600_000;
+
 const bundle = fileURLToPath(new URL('../../../dist/central.yaml', import.meta.url));
 const auth = { Authorization: `Basic ${Buffer.from('admin:mock').toString('base64')}` };
 
@@ -9,16 +13,22 @@ describe('startMock', () => {
   const started = [];
   afterAll(() => Promise.all(started.map((m) => m.close())));
 
-  it('serves the bundle on 127.0.0.1 and stops on close', async () => {
-    const mock = await startMock({ document: bundle });
-    started.push(mock);
-    expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const res = await fetch(`${mock.url}/tasks/7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60`, { headers: auth });
-    expect(res.status).toBe(200);
-    expect((await res.json()).status).toBe('RUNNING');
-    await mock.close();
-    await expect(fetch(`${mock.url}/tasks/7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60`, { headers: auth })).rejects.toThrow();
-  }, 90_000);
+  it(
+    'serves the bundle on 127.0.0.1 and stops on close',
+    async () => {
+      const mock = await startMock({ document: bundle });
+      started.push(mock);
+      expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const res = await fetch(`${mock.url}/tasks/7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60`, { headers: auth });
+      expect(res.status).toBe(200);
+      expect((await res.json()).status).toBe('RUNNING');
+      await mock.close();
+      await expect(
+        fetch(`${mock.url}/tasks/7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60`, { headers: auth }),
+      ).rejects.toThrow();
+    },
+    HANG,
+  );
 
   it('names the missing document', async () => {
     await expect(startMock({ document: '/nonexistent/api.yaml' })).rejects.toThrow(
@@ -26,71 +36,81 @@ describe('startMock', () => {
     );
   });
 
-  it('ends Prism when the process that started it is killed with SIGKILL (no handler of its own runs)', async () => {
-    const { spawn } = await import('node:child_process');
-    const index = new URL('../src/index.js', import.meta.url).href;
-    const script = `const m = await (await import(${JSON.stringify(index)})).startMock({ document: ${JSON.stringify(bundle)} }); console.log(m.url);`;
-    const parent = spawn(process.execPath, ['--input-type=module', '-e', script], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let url = '';
-    for await (const chunk of parent.stdout) {
-      url += chunk;
-      if (url.includes('\n')) break;
-    }
-    url = url.trim();
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect((await fetch(`${url}/tasks/7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60`, { headers: auth })).status).toBe(200);
-    parent.kill('SIGKILL');
-    // Bounded: Prism must stop listening within 10 s. Probed with bare TCP connections: an HTTP
-    // request would make Prism log to its closed stdout and die of that instead.
-    const { connect } = await import('node:net');
-    const { port } = new URL(url);
-    const refused = () =>
-      new Promise((resolve) => {
-        const socket = connect(Number(port), '127.0.0.1');
-        socket.once('connect', () => (socket.destroy(), resolve(false)));
-        socket.once('error', () => resolve(true));
+  it(
+    'ends Prism when the process that started it is killed with SIGKILL (no handler of its own runs)',
+    async () => {
+      const { spawn } = await import('node:child_process');
+      const index = new URL('../src/index.js', import.meta.url).href;
+      const script = `const m = await (await import(${JSON.stringify(index)})).startMock({ document: ${JSON.stringify(bundle)} }); console.log(m.url);`;
+      const parent = spawn(process.execPath, ['--input-type=module', '-e', script], {
+        stdio: ['ignore', 'pipe', 'inherit'],
       });
-    let gone = false;
-    for (let i = 0; i < 100 && !gone; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      gone = await refused();
-    }
-    expect(gone, `Prism at ${url} outlived its parent`).toBe(true);
-  }, 90_000);
+      let url = '';
+      for await (const chunk of parent.stdout) {
+        url += chunk;
+        if (url.includes('\n')) break;
+      }
+      url = url.trim();
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await fetch(`${url}/tasks/7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60`, { headers: auth })).status).toBe(200);
+      parent.kill('SIGKILL');
+      // Bounded: Prism must stop listening within 10 s. Probed with bare TCP connections: an HTTP
+      // request would make Prism log to its closed stdout and die of that instead.
+      const { connect } = await import('node:net');
+      const { port } = new URL(url);
+      const refused = () =>
+        new Promise((resolve) => {
+          const socket = connect(Number(port), '127.0.0.1');
+          socket.once('connect', () => (socket.destroy(), resolve(false)));
+          socket.once('error', () => resolve(true));
+        });
+      let gone = false;
+      for (let i = 0; i < 100 && !gone; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        gone = await refused();
+      }
+      expect(gone, `Prism at ${url} outlived its parent`).toBe(true);
+    },
+    HANG,
+  );
 
-  it('reports a port that is taken', async () => {
-    const first = await startMock({ document: bundle });
-    started.push(first);
-    await expect(startMock({ document: bundle, port: first.port, timeoutMs: 60_000 })).rejects.toThrow(
-      /Prism (exited|did not listen)/,
-    );
-  }, 120_000);
+  it(
+    'reports a port that is taken',
+    async () => {
+      const first = await startMock({ document: bundle });
+      started.push(first);
+      await expect(startMock({ document: bundle, port: first.port })).rejects.toThrow(/Prism (exited|did not listen)/);
+    },
+    HANG,
+  );
 });
 
 describe('startProxy', () => {
-  it('forwards to the upstream and turns an answer that breaks the spec into a violation', async () => {
-    const { createServer } = await import('node:http');
-    // The upstream answers GET /tasks/{uuid} with a status the task schema does not allow.
-    const upstream = createServer((req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ uuid: '7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60', status: 'DONE' }));
-    });
-    await new Promise((resolve) => upstream.listen(0, '127.0.0.1', () => resolve(undefined)));
-    const proxy = await startProxy({
-      document: bundle,
-      upstream: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (upstream.address()).port}/api/svc/v3`,
-    });
-    try {
-      const res = await fetch(`${proxy.url}/tasks/7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60`, { headers: auth });
-      expect(res.status).toBe(500);
-      expect(res.headers.get('sl-violations')).toMatch(/status/);
-    } finally {
-      await proxy.close();
-      upstream.close();
-    }
-  }, 90_000);
+  it(
+    'forwards to the upstream and turns an answer that breaks the spec into a violation',
+    async () => {
+      const { createServer } = await import('node:http');
+      // The upstream answers GET /tasks/{uuid} with a status the task schema does not allow.
+      const upstream = createServer((req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ uuid: '7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60', status: 'DONE' }));
+      });
+      await new Promise((resolve) => upstream.listen(0, '127.0.0.1', () => resolve(undefined)));
+      const proxy = await startProxy({
+        document: bundle,
+        upstream: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (upstream.address()).port}/api/svc/v3`,
+      });
+      try {
+        const res = await fetch(`${proxy.url}/tasks/7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60`, { headers: auth });
+        expect(res.status).toBe(500);
+        expect(res.headers.get('sl-violations')).toMatch(/status/);
+      } finally {
+        await proxy.close();
+        upstream.close();
+      }
+    },
+    HANG,
+  );
 
   it('names the missing document', async () => {
     await expect(startProxy({ document: '/nonexistent/api.yaml', upstream: 'http://127.0.0.1:1' })).rejects.toThrow(

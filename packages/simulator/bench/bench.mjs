@@ -4,6 +4,7 @@
 // (2) a 1 GiB streamed upload into the simulator (PUT /images/{uuid}/file) against a raw write of
 //     the same bytes to the same disk, and the simulator's peak RSS.
 // Both servers are plain HTTP on 127.0.0.1 (Prism has no TLS), each in its own process.
+// (3) then the scale curve and the bare-server ratio of scale.mjs (over HTTPS).
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
@@ -16,9 +17,10 @@ import { fileURLToPath } from 'node:url';
 import { startMock } from '@svc/mock';
 import { apis } from '@svc/oas/apis';
 import autocannon from 'autocannon';
+import { scaleBench, scaleSizes } from './scale.mjs';
 
 const USAGE =
-  'Usage: [BENCH_UPLOAD_BYTES=1073741824] [BENCH_SECONDS=4] [BENCH_ROUNDS=5] npm run bench -w @svc/simulator   (no options)';
+  'Usage: [BENCH_UPLOAD_BYTES=1073741824] [BENCH_SECONDS=4] [BENCH_ROUNDS=5] [BENCH_SCALE=100,1000,10000,100000] npm run bench -w @svc/simulator   (no options)';
 /** A positive integer from the environment, or one line and the usage, exit 2 (as every command). */
 function positive(name, fallback) {
   const raw = process.env[name];
@@ -33,6 +35,7 @@ if (process.argv.length > 2) {
   console.error(`simulator bench: takes no arguments; got "${process.argv[2]}"\n${USAGE}`);
   process.exit(2);
 }
+scaleSizes(); // checked before the long runs
 const UPLOAD_BYTES = positive('BENCH_UPLOAD_BYTES', 1024 ** 3);
 const SECONDS = positive('BENCH_SECONDS', 4);
 const ROUNDS = positive('BENCH_ROUNDS', 5);
@@ -221,3 +224,4 @@ try {
   await mock?.close();
   rmSync(dataDir, { recursive: true, force: true });
 }
+await scaleBench();

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { root } from '@svc/oas/apis';
+import { describe, expect, it } from 'vitest';
+import { outputsUsedAsInputs } from '../lib/turbo-inputs.mjs';
+
+describe('outputsUsedAsInputs', () => {
+  const cases = [
+    {
+      name: "a root task that reads its dependency's output",
+      given: {
+        '//#bundle': { outputs: ['dist/**'] },
+        '//#lint': { dependsOn: ['//#bundle'], inputs: ['dist/*.yaml'] },
+      },
+      want: [{ task: '//#lint', input: 'dist/*.yaml', output: 'dist/**', of: '//#bundle' }],
+    },
+    {
+      name: "a package task that reads the root's output through $TURBO_ROOT$, two steps away",
+      given: {
+        '//#bundle': { outputs: ['dist/**'] },
+        generate: { dependsOn: ['//#bundle'], outputs: ['src/generated/**'] },
+        build: { dependsOn: ['generate'], inputs: ['$TURBO_DEFAULT$', '$TURBO_ROOT$/dist/*.json'] },
+      },
+      want: [{ task: 'build', input: '$TURBO_ROOT$/dist/*.json', output: 'dist/**', of: '//#bundle' }],
+    },
+    {
+      name: 'sources, $TURBO_DEFAULT$ and negations are fine',
+      given: {
+        '//#bundle': { inputs: ['spec/**'], outputs: ['dist/**', '!dist/operations.json'] },
+        build: { dependsOn: ['//#bundle', '^build'], inputs: ['$TURBO_DEFAULT$', '!dist/x', '$TURBO_ROOT$/spec/**'] },
+      },
+      want: [],
+    },
+  ];
+  for (const c of cases) it(c.name, () => expect(outputsUsedAsInputs({ tasks: c.given })).toEqual(c.want));
+
+  it("turbo.json: no task hashes a dependency's outputs (a fresh clone's second build is a full cache hit)", () => {
+    const turbo = JSON.parse(readFileSync(join(root, 'turbo.json'), 'utf8'));
+    expect(outputsUsedAsInputs(turbo)).toEqual([]);
+  });
+});
