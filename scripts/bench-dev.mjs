@@ -52,9 +52,9 @@ async function measure(label, ref) {
     child.stderr.on('data', onData);
     // the first build of every API: slow on a busy machine, not what is measured
     await until(() => output, /live reload at (http:\S+)/, child, 600_000);
-    const front = /live reload at (http:\S+)/.exec(output)[1];
+    const front = /** @type {RegExpExecArray} */ (/live reload at (http:\S+)/.exec(output))[1];
     const res = await fetch(new URL(EVENTS_PATH, front));
-    reader = res.body.getReader();
+    reader = /** @type {ReadableStream<Uint8Array>} */ (res.body).getReader();
     const events = [];
     const decoder = new TextDecoder();
     (async () => {
@@ -99,17 +99,18 @@ async function measure(label, ref) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** @type {[string, { reload: number[], types: number[] }][]} */
 const runs = [];
 if (values.before) runs.push([`before (${values.before})`, await measure('before', values.before)]);
 runs.push(['now', await measure('now')]);
 
 console.log(`bench-dev: npm run dev, ${values.saves} save(s) of spec/objects/openapi.yaml, median ms from the save`);
 console.log(`  ${'figure'.padEnd(26)}${runs.map(([l]) => l.padStart(20)).join('')}${'goal'.padStart(10)}  met`);
-for (const [key, what] of [
+for (const [key, what] of /** @type {const} */ ([
   ['reload', 'save -> explorer reloaded'],
   ['types', 'save -> types regenerated'],
-]) {
-  const now = median(runs.at(-1)[1][key]);
+])) {
+  const now = median(/** @type {(typeof runs)[number]} */ (runs.at(-1))[1][key]);
   const cells = runs.map(([, r]) => `${Math.round(median(r[key]))}`.padStart(20)).join('');
   console.log(`  ${what.padEnd(26)}${cells}${`< ${GOALS[key]}`.padStart(10)}  ${now < GOALS[key] ? 'yes' : 'no'}`);
 }

@@ -80,7 +80,7 @@ export async function bundleApi(api, config) {
   const errors = result.problems.filter((p) => p.severity === 'error' && !p.ignored);
   if (errors.length)
     throw new Error(`bundle ${api.name}:\n${errors.map((p) => formatProblem(p, getLineColLocation)).join('\n')}`);
-  const parsed = result.bundle.parsed;
+  const parsed = /** @type {Record<string, unknown>} */ (result.bundle.parsed);
   const doc = {};
   for (const key of OAS3_ORDER) if (Object.hasOwn(parsed, key)) doc[key] = parsed[key];
   Object.assign(doc, parsed);

@@ -57,7 +57,7 @@ export function outputsUsedAsInputs(turbo) {
     const seen = new Set();
     const queue = (def.dependsOn ?? []).map((d) => target(d, dir));
     while (queue.length) {
-      const dep = queue.shift();
+      const dep = /** @type {(typeof queue)[number]} */ (queue.shift());
       const id = `${dep.dir}:${dep.key}`;
       if (seen.has(id) || !tasks[dep.key]) continue;
       seen.add(id);

@@ -42,9 +42,11 @@ describe('debounceCollect', () => {
 
 describe('rebuildApis', () => {
   /** Fake steps that record the order; linters find what `found` says, each when `release` resolves. */
+  /** @param {{ bundleFails?: boolean, found?: { severity: string, text: string }[] }} [o] */
   function fakes({ bundleFails = false, found = [] } = {}) {
     const order = [];
     // the linters end only after the reload (or at once when there is none to wait for)
+    /** @type {(value?: unknown) => void} */
     let release = () => {};
     const released = bundleFails ? Promise.resolve() : new Promise((r) => (release = r));
     const step = (name, value) => async () => {

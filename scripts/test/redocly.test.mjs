@@ -17,7 +17,11 @@ describe('bundleApi', () => {
     const cliJson = join(dir, 'cli.json');
     redocly(['bundle', 'objects', '--output', cliYaml], { stdio: 'ignore' });
     redocly(['bundle', 'objects', '--output', cliJson], { stdio: 'ignore' });
-    const ours = { ...api, bundle: join(dir, 'ours.yaml'), bundleJson: join(dir, 'ours.json') };
+    const ours = {
+      .../** @type {import('@svc/oas/apis').ApiEntry} */ (api),
+      bundle: join(dir, 'ours.yaml'),
+      bundleJson: join(dir, 'ours.json'),
+    };
     await bundleApi(ours, await redoclyConfig());
     expect(readFileSync(ours.bundle, 'utf8')).toBe(readFileSync(cliYaml, 'utf8'));
     expect(readFileSync(ours.bundleJson, 'utf8')).toBe(readFileSync(cliJson, 'utf8'));

@@ -32,7 +32,8 @@ describe('outputsUsedAsInputs', () => {
       want: [],
     },
   ];
-  for (const c of cases) it(c.name, () => expect(outputsUsedAsInputs({ tasks: c.given })).toEqual(c.want));
+  for (const c of cases)
+    it(c.name, () => expect(outputsUsedAsInputs({ tasks: /** @type {any} */ (c.given) })).toEqual(c.want));
 
   it("turbo.json: no task hashes a dependency's outputs (a fresh clone's second build is a full cache hit)", () => {
     const turbo = JSON.parse(readFileSync(join(root, 'turbo.json'), 'utf8'));
