@@ -4,11 +4,19 @@
 // generated one. --print-env and --ready-file hand the same facts to scripts and other languages.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { checkTopology } from './domain/topology.js';
 import { DEFAULT_DATA_DIR, parseFaults, startSimulator } from './index.js';
+
+/**
+ * A path as printed: relative to the working directory, so no absolute local path reaches a log.
+ * @param {string} path
+ */
+function shown(path) {
+  return relative(process.cwd(), resolve(path)) || '.';
+}
 
 const USAGE = `Usage: svc-simulator [--host 127.0.0.1] [--port 9440] [--data DIR] [--user admin] [--password P]
          [--task-seconds 3] [--http] [--cert FILE --key FILE] [--faults 503=R,429=R,latency=MS,task-fail=R] [--seed N]
@@ -17,7 +25,7 @@ const USAGE = `Usage: svc-simulator [--host 127.0.0.1] [--port 9440] [--data DIR
 Password: --password, else $SVC_SIM_PASSWORD, else one is generated and printed once.
 --print-env: stdout is only SVC_SIM_URL=..., SVC_SIM_USER=..., SVC_SIM_CA=<PEM file> (HTTPS) lines, once listening.
 --ready-file FILE: the same lines written to FILE once listening (removed at stop).
-Data dir default: ${DEFAULT_DATA_DIR}`;
+Data dir default: ${shown(DEFAULT_DATA_DIR)}`;
 
 /** Parses and checks the options; throws an Error naming the option and the rule. */
 function options(argv) {
@@ -169,9 +177,9 @@ say(
 const tls = opts.certFile
   ? `; certificate from ${opts.certFile}`
   : sim.ca
-    ? `; self-signed certificate in ${sim.dataDir}/tls/cert.pem (curl -k, or --cacert)`
+    ? `; self-signed certificate in ${shown(join(sim.dataDir, 'tls', 'cert.pem'))} (curl -k, or --cacert)`
     : '';
-say(`           data in ${sim.dataDir}${tls}`);
+say(`           data in ${shown(sim.dataDir)}${tls}`);
 if (opts.faults)
   say(`           faults: ${JSON.stringify(opts.faults)}${opts.seed !== undefined ? ` (seed ${opts.seed})` : ''}`);
 say('Ctrl-C stops it.');

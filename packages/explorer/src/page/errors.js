@@ -43,7 +43,7 @@ function violations(header) {
 /**
  * What an answer means, for answers that are errors (status >= 400); `null` for others.
  * - 401: without credentials, say to click **Authorize**; with them, that the password of that user
- *   was refused (the body is an HTML page that says nothing more); both say where the local svc's password is;
+ *   was refused (the body, the v3 gateway's `AUTHENTICATION_REQUIRED` JSON or the element API's HTML page, names no reason); both say where the local svc's password is;
  * - Prism mock's `sl-violations` header: each violation (where and why the request was refused);
  * - a v3 error body: the `reason`, `message` and field details of each `message_list` entry;
  * - an element error body: its `message`.
