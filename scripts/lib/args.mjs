@@ -29,7 +29,13 @@ export function parseCommandLine({ options, allowPositionals = false }, argv = p
     parsed = parseArgs({ args: argv, options: config, allowPositionals, strict: true });
   } catch (e) {
     // parseArgs' messages are one line each ("Unknown option '--bogus'", "argument missing", ...)
-    throw new UsageError(e.message.replace(/\s+/g, ' ').trim());
+    // less the hint parseArgs adds when positionals are allowed: the usage line says it better
+    throw new UsageError(
+      e.message
+        .replace(/\. To specify a positional argument starting with a '-'[\s\S]*$/, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    );
   }
   const values = { ...parsed.values };
   for (const [name, { check }] of Object.entries(options)) {

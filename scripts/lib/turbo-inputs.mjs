@@ -33,6 +33,24 @@ function overlap(a, b) {
 }
 
 /**
+ * Whether an input glob can match a file of an output glob. An input whose wildcards stay in one
+ * folder (`$TURBO_ROOT$/tsconfig.*.json`) matches files of that folder only, not of its subfolders.
+ * @param {string} input  the resolved input glob
+ * @param {string} output the resolved output glob
+ */
+function matchesOutput(input, output) {
+  const from = base(input);
+  const out = base(output);
+  const deep = (/** @type {string} */ rest) => rest.includes('/') || rest.includes('**');
+  const rest = input.slice(from ? from.length + 1 : 0);
+  if (rest === '' || deep(rest)) return overlap(from, out);
+  // the input matches files directly in `from`: does the output write any there?
+  const outRest = output.slice(out ? out.length + 1 : 0);
+  if (outRest === '') return posix.dirname(out).replace(/^\.$/, '') === from;
+  return deep(outRest) ? overlap(from, out) && (from + '/').startsWith(out ? `${out}/` : '') : from === out;
+}
+
+/**
  * The inputs of turbo.json tasks that are outputs of a task they depend on (directly or not).
  * Package tasks are taken for one package (`packages/PKG`), `^task` dependencies for another
  * (`packages/DEP`); `$TURBO_DEFAULT$` and negated globs are skipped (git-ignored outputs are not
@@ -64,9 +82,9 @@ export function outputsUsedAsInputs(turbo) {
       const depDef = tasks[dep.key];
       queue.push(...(depDef.dependsOn ?? []).map((d) => target(d, dep.dir)));
       for (const output of (depDef.outputs ?? []).filter((g) => !g.startsWith('!'))) {
-        const out = base(resolve(output, dep.dir));
         for (const input of inputs) {
-          if (overlap(base(resolve(input, dir)), out)) clashes.push({ task: key, input, output, of: dep.key });
+          if (matchesOutput(resolve(input, dir), resolve(output, dep.dir)))
+            clashes.push({ task: key, input, output, of: dep.key });
         }
       }
     }

@@ -24,6 +24,15 @@ describe('outputsUsedAsInputs', () => {
       want: [{ task: 'build', input: '$TURBO_ROOT$/dist/*.json', output: 'dist/**', of: '//#bundle' }],
     },
     {
+      name: "a glob that stays in one folder does not reach a subfolder's outputs",
+      given: {
+        '//#bundle': { outputs: ['dist/**'] },
+        build: { dependsOn: ['//#bundle'], outputs: ['dist/**'] },
+        typecheck: { dependsOn: ['build'], inputs: ['$TURBO_ROOT$/tsconfig.*.json', '$TURBO_ROOT$/dist/*.json'] },
+      },
+      want: [{ task: 'typecheck', input: '$TURBO_ROOT$/dist/*.json', output: 'dist/**', of: '//#bundle' }],
+    },
+    {
       name: 'sources, $TURBO_DEFAULT$ and negations are fine',
       given: {
         '//#bundle': { inputs: ['spec/**'], outputs: ['dist/**', '!dist/operations.json'] },
