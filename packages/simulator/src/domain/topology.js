@@ -49,14 +49,20 @@ export function checkTopology(spec) {
   const { clusters, subnets = [] } = spec;
   if (!Array.isArray(clusters) || clusters.length === 0) fail('clusters', 'must be a non-empty list');
   if (!Array.isArray(subnets)) fail('subnets', 'must be a list');
-  const names = new Set();
-  for (const [i, c] of clusters.entries()) {
-    const at = `clusters[${i}]`;
-    if (c === null || typeof c !== 'object') fail(at, 'must be an object with a name');
-    if (typeof c.name !== 'string' || c.name === '') fail(`${at}.name`, 'must be a non-empty string');
-    if (names.has(c.name)) fail(`${at}.name`, `"${c.name}" is used twice`);
-    names.add(c.name);
-    if (c.uuid !== undefined && !UUID.test(String(c.uuid))) fail(`${at}.uuid`, 'must be a UUID');
+  /** The rules clusters and subnets share: an object with a unique name and an optional UUID. */
+  const named = (list, what) => {
+    const names = new Set();
+    return list.map((entry, i) => {
+      const at = `${what}[${i}]`;
+      if (entry === null || typeof entry !== 'object') fail(at, 'must be an object with a name');
+      if (typeof entry.name !== 'string' || entry.name === '') fail(`${at}.name`, 'must be a non-empty string');
+      if (names.has(entry.name)) fail(`${at}.name`, `"${entry.name}" is used twice`);
+      names.add(entry.name);
+      if (entry.uuid !== undefined && !UUID.test(String(entry.uuid))) fail(`${at}.uuid`, 'must be a UUID');
+      return /** @type {[string, any]} */ ([at, entry]);
+    });
+  };
+  for (const [at, c] of named(clusters, 'clusters')) {
     if (c.ip !== undefined && !IPV4.test(String(c.ip))) fail(`${at}.ip`, 'must be an IPv4 address');
     if (c.nodes !== undefined && !(Array.isArray(c.nodes) && c.nodes.every((n) => IPV4.test(String(n)))))
       fail(`${at}.nodes`, 'must be a list of IPv4 addresses');
@@ -64,14 +70,7 @@ export function checkTopology(spec) {
   }
   const registered = clusters.filter((c) => !c.central);
   if (registered.length === 0) fail('clusters', 'must hold at least one registered cluster (without central: true)');
-  const subnetNames = new Set();
-  for (const [i, s] of subnets.entries()) {
-    const at = `subnets[${i}]`;
-    if (s === null || typeof s !== 'object') fail(at, 'must be an object with a name');
-    if (typeof s.name !== 'string' || s.name === '') fail(`${at}.name`, 'must be a non-empty string');
-    if (subnetNames.has(s.name)) fail(`${at}.name`, `"${s.name}" is used twice`);
-    subnetNames.add(s.name);
-    if (s.uuid !== undefined && !UUID.test(String(s.uuid))) fail(`${at}.uuid`, 'must be a UUID');
+  for (const [at, s] of named(subnets, 'subnets')) {
     if (s.cluster !== undefined && !registered.some((c) => c.name === s.cluster))
       fail(`${at}.cluster`, `must name a registered cluster (${registered.map((c) => c.name).join(', ')})`);
     if (s.vlan_id !== undefined && !(Number.isInteger(s.vlan_id) && s.vlan_id >= 0 && s.vlan_id <= 4095))
