@@ -117,11 +117,16 @@ describe('consumer: packed, installed, compiled under strict, run', () => {
       [
         'install',
         join(dir, info!.filename),
-        '@types/node@^20',
+        '@types/node@^22',
         '--no-audit',
         '--no-fund',
         '--ignore-scripts',
         '--no-package-lock',
+        // npm waits 5 minutes on a stalled registry request by default, past this step's limit: seen
+        // in CI on Node 26. The cache `npm ci` filled answers first; a stalled fetch is retried.
+        '--prefer-offline',
+        '--fetch-timeout=30000',
+        '--fetch-retries=4',
       ],
       dir,
     );
