@@ -44,8 +44,11 @@ describe('npm pack of @svc/simulator, installed outside the repository', () => {
     const app = join(work, 'app');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), '{ "private": true }\n');
-    await run(npm, ['install', '--no-audit', '--no-fund', oas.tarball, sim.tarball], { cwd: app });
-  }, 240_000);
+    // npm waits 5 minutes on a stalled registry request by default (seen in CI): the cache `npm ci`
+    // filled answers first, and a stalled fetch is retried instead of outliving this hook
+    const offline = ['--prefer-offline', '--fetch-timeout=30000', '--fetch-retries=4'];
+    await run(npm, ['install', '--no-audit', '--no-fund', ...offline, oas.tarball, sim.tarball], { cwd: app });
+  }, 600_000);
   afterAll(async () => {
     if (child && child.exitCode === null) {
       child.kill('SIGKILL');
