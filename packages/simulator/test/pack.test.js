@@ -47,7 +47,11 @@ describe('npm pack of @svc/simulator, installed outside the repository', () => {
     // npm waits 5 minutes on a stalled registry request by default (seen in CI): the cache `npm ci`
     // filled answers first, and a stalled fetch is retried instead of outliving this hook
     const offline = ['--prefer-offline', '--fetch-timeout=30000', '--fetch-retries=4'];
-    await run(npm, ['install', '--no-audit', '--no-fund', ...offline, oas.tarball, sim.tarball], { cwd: app });
+    await run(npm, ['install', '--no-audit', '--no-fund', ...offline, oas.tarball, sim.tarball], {
+      cwd: app,
+      timeout: 540_000, // ended before the hook's guard, so no npm outlives the test
+      killSignal: 'SIGKILL',
+    });
   }, 600_000);
   afterAll(async () => {
     if (child && child.exitCode === null) {
