@@ -58,8 +58,12 @@ export function parseFaults(text) {
   return out;
 }
 
-/** mulberry32: a small seeded PRNG, so that a seed replays the same faults. */
-function prng(seed) {
+/**
+ * mulberry32: a small seeded PRNG, so that a seed replays the same faults (the fuzz test's too).
+ * @param {number} seed
+ * @returns {() => number} numbers in [0, 1)
+ */
+export function prng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { toHttpError } from '../src/errors.js';
-import { AUTH, PASSWORD, startTestSimulator, waitTask } from './support/sim.js';
+import { AUTH, objectStoreSpec, PASSWORD, startTestSimulator, waitTask } from './support/sim.js';
 import { startHeldSource } from './support/source.js';
 import { openUpload, waitUntil } from './support/upload.js';
 
@@ -168,20 +168,7 @@ describe('object stores', () => {
     const subnets = (await t.call('POST', `${V3}/subnets/list`, { body: { kind: 'subnet' } })).body.entities.map(
       (s) => s.metadata.uuid,
     );
-    const spec = {
-      name: 'deep',
-      resources: {
-        domain: 'objects.example.com',
-        num_worker_nodes: 1,
-        cluster_reference: { kind: 'cluster', uuid: cluster },
-        buckets_infra_network_dns: '10.10.110.10',
-        buckets_infra_network_vip: '10.10.110.11',
-        buckets_infra_network_reference: { kind: 'subnet', uuid: subnets[0] },
-        client_access_network_reference: { kind: 'subnet', uuid: subnets[1] },
-        client_access_network_ip_list: ['10.10.120.21'],
-        aggregate_resources: { total_vcpu_count: 10, total_memory_size_mib: 32768, total_capacity_gib: 100 },
-      },
-    };
+    const spec = objectStoreSpec('deep', cluster, subnets);
     // an otherwise valid body with 10,000 levels in a property the schema leaves open
     const json = JSON.stringify({ api_version: '3.0', metadata: { kind: 'objectstore' }, spec }).replace(
       '"name":"deep"',

@@ -11,7 +11,8 @@
 import fc from 'fast-check';
 import { JSONSchemaFaker as jsf } from 'json-schema-faker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH, specs, startTestSimulator, waitTask } from './support/sim.js';
+import { prng } from '../src/faults.js';
+import { AUTH, objectStoreSpec, specs, startTestSimulator, waitTask } from './support/sim.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const SEED = Number(process.env.FUZZ_SEED ?? 20);
@@ -31,18 +32,6 @@ const MUTATIONS = /** @type {const} */ ([
   'charset',
   'deep-body',
 ]);
-
-/** mulberry32: the generator's randomness, from fast-check's seed. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let t;
 /** @type {{ api: any, base: string, op: any }[]} */
@@ -308,20 +297,7 @@ describe('fuzz: stateful checks of object stores', () => {
           body: {
             api_version: '3.0',
             metadata: { kind: 'objectstore' },
-            spec: {
-              name: `${name}-${n}`,
-              resources: {
-                domain: 'objects.example.com',
-                num_worker_nodes: 1,
-                cluster_reference: { kind: 'cluster', uuid: cluster },
-                buckets_infra_network_dns: '10.10.110.10',
-                buckets_infra_network_vip: '10.10.110.11',
-                buckets_infra_network_reference: { kind: 'subnet', uuid: subnets[0] },
-                client_access_network_reference: { kind: 'subnet', uuid: subnets[1] },
-                client_access_network_ip_list: ['10.10.120.21'],
-                aggregate_resources: { total_vcpu_count: 10, total_memory_size_mib: 32768, total_capacity_gib: 100 },
-              },
-            },
+            spec: objectStoreSpec(`${name}-${n}`, cluster, subnets),
           },
         });
         expect(created.status).toBe(202);

@@ -5,7 +5,7 @@ import { request as httpsRequest } from 'node:https';
 import { Agent, fetch } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JSON_BODY_LIMIT } from '../src/http.js';
-import { AUTH, specs, startTestSimulator, waitTask } from './support/sim.js';
+import { AUTH, objectStoreSpec, specs, startTestSimulator, waitTask } from './support/sim.js';
 import { startHeldSource } from './support/source.js';
 
 const V3 = '/api/svc/v3';
@@ -151,20 +151,7 @@ async function createStore() {
     body: {
       api_version: '3.0',
       metadata: { kind: 'objectstore' },
-      spec: {
-        name: 'groups-store',
-        resources: {
-          domain: 'objects.example.com',
-          num_worker_nodes: 1,
-          cluster_reference: { kind: 'cluster', uuid: cluster },
-          buckets_infra_network_dns: '10.10.110.10',
-          buckets_infra_network_vip: '10.10.110.11',
-          buckets_infra_network_reference: { kind: 'subnet', uuid: subnets[0] },
-          client_access_network_reference: { kind: 'subnet', uuid: subnets[1] },
-          client_access_network_ip_list: ['10.10.120.21'],
-          aggregate_resources: { total_vcpu_count: 10, total_memory_size_mib: 32768, total_capacity_gib: 100 },
-        },
-      },
+      spec: objectStoreSpec('groups-store', cluster, subnets),
     },
   });
   expect(created.status).toBe(202);

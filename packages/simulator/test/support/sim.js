@@ -113,3 +113,26 @@ export async function waitTask(call, uuid, { tries = 200, intervalMs = 25 } = {}
   }
   throw new Error(`task ${uuid} did not end in ${tries} polls`);
 }
+
+/**
+ * A valid object store create `spec` on the seeded topology (objects_create).
+ * @param {string} name
+ * @param {string} cluster a registered cluster's UUID
+ * @param {string[]} subnets two subnet UUIDs: buckets infra, client access
+ */
+export function objectStoreSpec(name, cluster, subnets) {
+  return {
+    name,
+    resources: {
+      domain: 'objects.example.com',
+      num_worker_nodes: 1,
+      cluster_reference: { kind: 'cluster', uuid: cluster },
+      buckets_infra_network_dns: '10.10.110.10',
+      buckets_infra_network_vip: '10.10.110.11',
+      buckets_infra_network_reference: { kind: 'subnet', uuid: subnets[0] },
+      client_access_network_reference: { kind: 'subnet', uuid: subnets[1] },
+      client_access_network_ip_list: ['10.10.120.21'],
+      aggregate_resources: { total_vcpu_count: 10, total_memory_size_mib: 32768, total_capacity_gib: 100 },
+    },
+  };
+}
