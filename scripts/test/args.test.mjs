@@ -111,7 +111,7 @@ function run(script, args) {
     // a guard against a command that hangs, far above what a busy machine takes to start one
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
     child.on('error', reject);
-    child.on('exit', (code, signal) => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolve({ code, signal, out });
     });

@@ -95,7 +95,7 @@ it('stops them when it dies of an uncaught error', async () => {
   let output = '';
   crashing.stdout.on('data', (c) => (output += c));
   crashing.stderr.on('data', (c) => (output += c));
-  const code = await new Promise((resolve) => crashing.once('exit', resolve));
+  const code = await new Promise((resolve) => crashing.once('close', resolve));
   expect(output).toMatch(/boom/);
   expect(code).not.toBe(0);
   const pid = Number(/^(\d+)$/m.exec(output)?.[1]);

@@ -44,7 +44,7 @@ function run(args, env = {}) {
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', (chunk) => (out += chunk));
-    child.on('exit', (code) => {
+    child.on('close', (code) => {
       clearTimeout(timer);
       children.delete(child);
       resolve({ code, out: () => out });

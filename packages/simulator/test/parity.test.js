@@ -67,7 +67,7 @@ function run(args) {
       }
     });
     child.stderr.on('data', (chunk) => (out += chunk));
-    child.on('exit', (code) => {
+    child.on('close', (code) => {
       clearTimeout(timer);
       children.delete(child);
       resolve({ code, out: () => out });
@@ -147,7 +147,7 @@ describe('a workshop staging script (bash, curl, jq)', () => {
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (err += c));
     return new Promise((resolve, reject) => {
-      child.on('exit', (code) => {
+      child.on('close', (code) => {
         children.delete(child);
         if (code === 0) resolve(out.trim().split('\n'));
         else reject(new Error(`bash exited ${code}: ${err}`));
