@@ -76,6 +76,9 @@ export function usageExit(command, usage, message) {
   process.exit(2);
 }
 
+/** How a message names a setting: `--port` for an option, `BENCH_ROUNDS` for an environment variable. */
+const label = (name) => (/^[A-Z][A-Z0-9_]*$/.test(name) ? name : `--${name}`);
+
 /**
  * `check` for a TCP port: digits only, 0 to 65535 (0: any free port). `''`, `-1`, `80.5` and
  * `0x50` are refused rather than read as some port.
@@ -86,7 +89,8 @@ export function usageExit(command, usage, message) {
  */
 export function port(value, name) {
   const n = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
-  if (!(n >= 0 && n <= 65535)) throw new UsageError(`--${name} must be a port number from 0 to 65535; got "${value}"`);
+  if (!(n >= 0 && n <= 65535))
+    throw new UsageError(`${label(name)} must be a port number from 0 to 65535; got "${value}"`);
   return n;
 }
 
@@ -98,9 +102,31 @@ export function port(value, name) {
 export function integer(min = 1) {
   return (value, name) => {
     const n = /^\d{1,15}$/.test(value) ? Number(value) : NaN;
-    if (!(n >= min)) throw new UsageError(`--${name} must be an integer of at least ${min}; got "${value}"`);
+    if (!(n >= min)) throw new UsageError(`${label(name)} must be an integer of at least ${min}; got "${value}"`);
     return n;
   };
+}
+
+/**
+ * A setting a command reads from the environment (`BENCH_ROUNDS=5 npm run bench`), checked as an
+ * option is: unset gives `fallback`; a bad value prints `<command>: <message>` and the usage, exit 2.
+ * @template T
+ * @param {string} command the name printed first (`client bench`)
+ * @param {string} usage   the usage line
+ * @param {string} name    the environment variable
+ * @param {T} fallback     the value when it is unset
+ * @param {(value: string, name: string) => T} check as an option's `check`, e.g. `integer(1)`
+ * @returns {T}
+ */
+export function fromEnv(command, usage, name, fallback, check) {
+  const raw = process.env[name];
+  if (raw === undefined) return fallback;
+  try {
+    return check(raw, name);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    usageExit(command, usage, e.message);
+  }
 }
 
 /**

@@ -55,7 +55,8 @@ describe('parseCommandLine', () => {
 });
 
 // Every command of the repository answers bad arguments alike: `<command>: <one line>`, the usage, exit 2
-// (the simulator's CLI parses its own: packages do not import scripts/).
+// (the simulator's CLI, a published package's, parses its own the same way). A fourth element sets
+// environment variables: the benches' settings, checked as options are.
 const COMMANDS = [
   ['serve', 'serve.mjs', ['--port']],
   ['serve', 'serve.mjs', ['--bogus']],
@@ -87,7 +88,17 @@ const COMMANDS = [
   ['explorer bench', '../packages/explorer/bench/bench.mjs', ['--bogus']],
   ['explorer bench', '../packages/explorer/bench/bench.mjs', ['--loads', '']],
   ['simulator bench', '../packages/simulator/bench/bench.mjs', ['--bogus']],
+  ['simulator bench', '../packages/simulator/bench/bench.mjs', ['extra']],
+  ['simulator bench', '../packages/simulator/bench/bench.mjs', [], { BENCH_SECONDS: '' }],
+  ['simulator bench', '../packages/simulator/bench/bench.mjs', [], { BENCH_ROUNDS: '0' }],
+  ['simulator bench', '../packages/simulator/bench/bench.mjs', [], { BENCH_UPLOAD_BYTES: '1e9' }],
+  ['simulator bench', '../packages/simulator/bench/bench.mjs', [], { BENCH_SCALE: '1000,100' }],
+  ['simulator bench', '../packages/simulator/bench/scale.mjs', ['--bogus']],
+  ['simulator bench', '../packages/simulator/bench/scale.mjs', [], { BENCH_ROUNDS: 'five' }],
   ['client bench', '../packages/client/bench/bench.mjs', ['--bogus']],
+  ['client bench', '../packages/client/bench/bench.mjs', ['extra']],
+  ['client bench', '../packages/client/bench/bench.mjs', [], { BENCH_ROUNDS: '0' }],
+  ['client bench', '../packages/client/bench/bench.mjs', [], { BENCH_UPLOAD_BYTES: '-1' }],
   ['generate', '../packages/client/scripts/generate.mjs', ['--bogus']],
   ['generate', '../packages/client/scripts/generate.mjs', ['--check=yes']],
   ['generate', '../packages/client/scripts/generate.mjs', ['centrall']],
@@ -99,11 +110,11 @@ const COMMANDS = [
   ['simulator', '../packages/simulator/src/cli.js', ['--print-env=yes']],
 ];
 
-function run(script, args) {
+function run(script, args, env = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [fileURLToPath(new URL(`../${script}`, import.meta.url)), ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, SVC_PASSWORD: 'x', EXPLORER_PORT: '', MOCK_PORT: '' }, // empty: unset
+      env: { ...process.env, SVC_PASSWORD: 'x', EXPLORER_PORT: '', MOCK_PORT: '', ...env }, // empty: unset
     });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
@@ -121,11 +132,11 @@ function run(script, args) {
 describe('commands refuse bad arguments with one line, the usage and exit 2', () => {
   // Each case is a Node process that mostly starts up: run them side by side (vitest's
   // maxConcurrency, 5), with the test's own expect as concurrent tests need.
-  it.concurrent.for(COMMANDS)('%s %j', { timeout: 150_000 }, async ([name, script, args], { expect }) => {
-    const { code, signal, out } = await run(script, args);
+  it.concurrent.for(COMMANDS)('%s %s %j %j', { timeout: 150_000 }, async ([name, script, args, env], { expect }) => {
+    const { code, signal, out } = await run(script, args, env);
     expect(signal).toBeNull();
     const lines = out.trimEnd().split('\n');
-    expect(lines[0], out).toMatch(new RegExp(`^${name}: (.*--|")`)); // names the option or the argument
+    expect(lines[0], out).toMatch(new RegExp(`^${name}: (.*(--|"|')|BENCH_)`)); // names the option, argument or variable
     expect(lines[1], out).toMatch(/^Usage: /); // the message is one line; the usage may take more
     expect(out).not.toMatch(/\bat .*\.m?js:\d+/); // no stack trace
     expect(code).toBe(2);

@@ -4,26 +4,14 @@
 import { execFile, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { commandLine, fromEnv, integer } from '../../../scripts/lib/args.mjs';
 
 const run = promisify(execFile);
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 const USAGE = 'Usage: [BENCH_UPLOAD_BYTES=1073741824] [BENCH_ROUNDS=200] npm run bench -w @svc/client   (no options)';
-/** A positive integer from the environment, or one line and the usage, exit 2 (as every command). */
-function positive(name, fallback) {
-  const raw = process.env[name];
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
-    console.error(`client bench: ${name} must be a positive integer; got "${raw}"\n${USAGE}`);
-    process.exit(2);
-  }
-  return Number(raw);
-}
-if (process.argv.length > 2) {
-  console.error(`client bench: takes no arguments; got "${process.argv[2]}"\n${USAGE}`);
-  process.exit(2);
-}
-const UPLOAD_BYTES = positive('BENCH_UPLOAD_BYTES', 1024 ** 3);
-const ROUNDS = positive('BENCH_ROUNDS', 200);
+commandLine('client bench', USAGE, { options: {} }); // no options: the settings are environment variables
+const UPLOAD_BYTES = fromEnv('client bench', USAGE, 'BENCH_UPLOAD_BYTES', 1024 ** 3, integer(1));
+const ROUNDS = fromEnv('client bench', USAGE, 'BENCH_ROUNDS', 200, integer(1));
 // after the checks, so that a bad argument is answered without a build
 const { createCentralClient } = await import('../dist/index.js');
 const BATCH = 20;

@@ -17,28 +17,17 @@ import { fileURLToPath } from 'node:url';
 import { startMock } from '@svc/mock';
 import { apis } from '@svc/oas/apis';
 import autocannon from 'autocannon';
+import { commandLine, fromEnv, integer } from '../../../scripts/lib/args.mjs';
 import { scaleBench, scaleSizes } from './scale.mjs';
 
 const USAGE =
   'Usage: [BENCH_UPLOAD_BYTES=1073741824] [BENCH_SECONDS=4] [BENCH_ROUNDS=5] [BENCH_SCALE=100,1000,10000,100000] npm run bench -w @svc/simulator   (no options)';
-/** A positive integer from the environment, or one line and the usage, exit 2 (as every command). */
-function positive(name, fallback) {
-  const raw = process.env[name];
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
-    console.error(`simulator bench: ${name} must be a positive integer; got "${raw}"\n${USAGE}`);
-    process.exit(2);
-  }
-  return Number(raw);
-}
-if (process.argv.length > 2) {
-  console.error(`simulator bench: takes no arguments; got "${process.argv[2]}"\n${USAGE}`);
-  process.exit(2);
-}
+commandLine('simulator bench', USAGE, { options: {} }); // no options: the settings are environment variables
 scaleSizes(); // checked before the long runs
-const UPLOAD_BYTES = positive('BENCH_UPLOAD_BYTES', 1024 ** 3);
-const SECONDS = positive('BENCH_SECONDS', 4);
-const ROUNDS = positive('BENCH_ROUNDS', 5);
+const setting = (name, fallback) => fromEnv('simulator bench', USAGE, name, fallback, integer(1));
+const UPLOAD_BYTES = setting('BENCH_UPLOAD_BYTES', 1024 ** 3);
+const SECONDS = setting('BENCH_SECONDS', 4);
+const ROUNDS = setting('BENCH_ROUNDS', 5);
 const CONNECTIONS = 32;
 // as `npm run simulator` runs it (root package.json): a small young generation keeps RSS low under load
 const SIM_NODE_FLAGS = ['--max-semi-space-size=4'];

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import selfsigned from 'selfsigned';
+import { commandLine, fromEnv, integer, usageExit } from '../../../scripts/lib/args.mjs';
 
 const USAGE =
   'Usage: [BENCH_SCALE=100,1000,10000,100000] [BENCH_SECONDS=4] [BENCH_ROUNDS=5] npm run bench -w @svc/simulator';
@@ -39,8 +40,7 @@ export function scaleSizes() {
   const raw = process.env.BENCH_SCALE ?? '100,1000,10000,100000';
   const list = raw.split(',').map(Number);
   if (!list.every((n) => Number.isInteger(n) && n >= PAGE) || list.some((n, i) => i && n <= list[i - 1])) {
-    console.error(`simulator bench: BENCH_SCALE must be ascending integers >= ${PAGE}; got "${raw}"\n${USAGE}`);
-    process.exit(2);
+    usageExit('simulator bench', USAGE, `BENCH_SCALE must be ascending integers >= ${PAGE}; got "${raw}"`);
   }
   return list;
 }
@@ -204,7 +204,7 @@ async function rps(url, body, ca) {
     url,
     method: 'POST',
     connections: CONNECTIONS,
-    duration: Number(process.env.BENCH_SECONDS ?? 4),
+    duration: fromEnv('simulator bench', USAGE, 'BENCH_SECONDS', 4, integer(1)),
     headers: { authorization: AUTH, 'content-type': 'application/json' },
     body,
     tlsOptions: { ca },
@@ -221,7 +221,7 @@ async function rps(url, body, ca) {
  */
 export async function scaleBench() {
   const list = scaleSizes();
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+  const rounds = fromEnv('simulator bench', USAGE, 'BENCH_ROUNDS', 5, integer(1));
   const tls = await selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], {
     keySize: 2048,
     extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
@@ -338,4 +338,7 @@ function print(curve, bare, rounds) {
   }
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await scaleBench();
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  commandLine('simulator bench', USAGE, { options: {} }); // no options: the settings are environment variables
+  await scaleBench();
+}
