@@ -1,0 +1,51 @@
+// The Spectral gate of `npm test` (`npm run lint:spectral`) can fail: on a copy of the repository
+// whose objects API breaks a house rule, it exits 1 and names the finding at its source YAML line.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyRepository } from '../lib/repo-copy.mjs';
+
+const copy = mkdtempSync(join(tmpdir(), 'svc-lint-spectral-'));
+const source = join('spec', 'objects', 'paths', 'groups.yaml');
+
+/** Runs `node scripts/<script> <args>` in the copy; resolves on 'close' with the exit code and all output. */
+function run(script, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(copy, 'scripts', script), ...args], {
+      cwd: copy,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (out += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
+let line;
+beforeAll(async () => {
+  copyRepository(copy);
+  // an operationId outside the grammar <resource>_<verb>[_qualifier] (rule svc-operation-id-grammar)
+  const text = readFileSync(join(copy, source), 'utf8');
+  line = text.split('\n').findIndex((l) => /operationId: groups_list\b/.test(l)) + 1;
+  expect(line).toBeGreaterThan(0);
+  writeFileSync(join(copy, source), text.replace('operationId: groups_list', 'operationId: listGroups'));
+  const bundled = await run('bundle.mjs', ['objects']);
+  expect(bundled.code, bundled.out).toBe(0);
+});
+
+afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+describe('npm run lint:spectral', () => {
+  it('exits 1 on a finding and reports it at its source YAML file and line', async () => {
+    const { code, out } = await run('lint-spectral.mjs', ['objects']);
+    expect(out).toMatch(
+      new RegExp(`^${source.replace(/[.@{}]/g, '\\$&')}:${line}:\\d+ error svc-operation-id-grammar `, 'm'),
+    );
+    expect(out).toMatch(/spectral objects: [1-9]\d* finding\(s\)/);
+    expect(code).toBe(1);
+  });
+});
