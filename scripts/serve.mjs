@@ -10,9 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startExplorer } from '@svc/explorer';
 import { root } from '@svc/oas/apis';
-import { startSimulator } from '@svc/simulator';
 import { commandLine, port, usageExit } from './lib/args.mjs';
 import { credentialsLine, onPortOrFree, startMocks, stopOnExit } from './lib/serve.mjs';
 
@@ -49,6 +47,8 @@ if (!existsSync(explorerDir)) {
   process.exit(2);
 }
 
+// loaded once the options are checked: a bad one is answered at once
+const [{ startExplorer }, { startSimulator }] = await Promise.all([import('@svc/explorer'), import('@svc/simulator')]);
 const chosen = process.env.SVC_PASSWORD || process.env.SVC_SIM_PASSWORD;
 const generated = !chosen;
 const simPassword = chosen || randomBytes(12).toString('base64url');

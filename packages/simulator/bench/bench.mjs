@@ -14,20 +14,23 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { startMock } from '@svc/mock';
-import { apis } from '@svc/oas/apis';
-import autocannon from 'autocannon';
 import { commandLine, fromEnv, integer } from '../../../scripts/lib/args.mjs';
-import { scaleBench, scaleSizes } from './scale.mjs';
 
 const USAGE =
   'Usage: [BENCH_UPLOAD_BYTES=1073741824] [BENCH_SECONDS=4] [BENCH_ROUNDS=5] [BENCH_SCALE=100,1000,10000,100000] npm run bench -w @svc/simulator   (no options)';
 commandLine('simulator bench', USAGE, { options: {} }); // no options: the settings are environment variables
-scaleSizes(); // checked before the long runs
 const setting = (name, fallback) => fromEnv('simulator bench', USAGE, name, fallback, integer(1));
 const UPLOAD_BYTES = setting('BENCH_UPLOAD_BYTES', 1024 ** 3);
 const SECONDS = setting('BENCH_SECONDS', 4);
 const ROUNDS = setting('BENCH_ROUNDS', 5);
+// loaded once the settings are checked: a bad one is answered at once
+const [{ startMock }, { apis }, { default: autocannon }, { scaleBench, scaleSizes }] = await Promise.all([
+  import('@svc/mock'),
+  import('@svc/oas/apis'),
+  import('autocannon'),
+  import('./scale.mjs'),
+]);
+scaleSizes(); // checked before the long runs
 const CONNECTIONS = 32;
 // as `npm run simulator` runs it (root package.json): a small young generation keeps RSS low under load
 const SIM_NODE_FLAGS = ['--max-semi-space-size=4'];

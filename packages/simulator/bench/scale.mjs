@@ -17,8 +17,6 @@ import { Agent, createServer, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
-import selfsigned from 'selfsigned';
 import { commandLine, fromEnv, integer, usageExit } from '../../../scripts/lib/args.mjs';
 
 const USAGE =
@@ -200,6 +198,7 @@ function forms(size) {
 
 /** requests/s of one autocannon round against `url` over HTTPS. */
 async function rps(url, body, ca) {
+  const { default: autocannon } = await import('autocannon');
   const result = await autocannon({
     url,
     method: 'POST',
@@ -222,6 +221,7 @@ async function rps(url, body, ca) {
 export async function scaleBench() {
   const list = scaleSizes();
   const rounds = fromEnv('simulator bench', USAGE, 'BENCH_ROUNDS', 5, integer(1));
+  const { default: selfsigned } = await import('selfsigned'); // loaded here: bad settings are answered first
   const tls = await selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], {
     keySize: 2048,
     extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
