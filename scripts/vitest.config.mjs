@@ -4,4 +4,6 @@
 // readiness (output, an exit), and the limits below only end a hang.
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({ test: { testTimeout: 300_000, hookTimeout: 600_000, maxWorkers: 3 } });
+// isolate: false: a worker keeps the modules it loaded (vitest, @svc/*, Redocly) for its next file; the
+// files share no state (no mocks, no process.env writes).
+export default defineConfig({ test: { testTimeout: 300_000, hookTimeout: 600_000, maxWorkers: 3, isolate: false } });
