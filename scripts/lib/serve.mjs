@@ -20,19 +20,30 @@ export async function onPortOrFree(start, port) {
 }
 
 /**
- * Starts a Prism mock of every bundled API, on consecutive ports from `firstPort` (free ports
- * for 0, or where one is taken).
+ * Starts a Prism mock of every bundled API, side by side (each start is mostly one core's work),
+ * on consecutive ports from `firstPort` (free ports for 0, or where one is taken).
  * @param {number} firstPort
  * @param {Map<string, import('@svc/mock').RunningMock>} [mocks] filled as each mock starts (so that
  *   `stopOnExit` sees them before all have started)
  * @returns {Promise<Map<string, import('@svc/mock').RunningMock>>} `mocks`, by API name, in redocly.yaml order
+ * @throws {Error} the first start that failed, once the others have ended (those started stay in `mocks`)
  */
 export async function startMocks(firstPort, mocks = new Map()) {
-  let n = 0;
-  for (const api of apis()) {
-    const port = firstPort === 0 ? 0 : firstPort + n++;
-    mocks.set(api.name, await onPortOrFree((p) => startMock({ document: api.bundle, port: p || undefined }), port));
-  }
+  const list = apis();
+  const started = await Promise.allSettled(
+    list.map(async (api, n) => {
+      const port = firstPort === 0 ? 0 : firstPort + n;
+      const mock = await onPortOrFree((p) => startMock({ document: api.bundle, port: p || undefined }), port);
+      mocks.set(api.name, mock);
+      return mock;
+    }),
+  );
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  // in redocly.yaml order, as they were listed before they started side by side
+  const byName = new Map(mocks);
+  mocks.clear();
+  for (const api of list) mocks.set(api.name, /** @type {any} */ (byName.get(api.name)));
   return mocks;
 }
 
