@@ -1,7 +1,7 @@
 // Finds the commit a change is compared with (the merge base), for `npm run breaking`.
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { parseCommandLine } from './args.mjs';
+import { commandLine } from './args.mjs';
 
 /**
  * Runs git in `cwd` and returns its trimmed stdout, or undefined when git exits non-zero.
@@ -85,28 +85,25 @@ export function resolveBase({ cwd, ref }) {
 /**
  * What `npm run breaking` and `npm run release:check` share: their options (`--base`, `--repo`,
  * `--if-history`; `BREAKING_BASE` in the environment as a default base) and the base they compare
- * with. Prints, under the command's name, a bad argument with the usage, `NOT CHECKED` when the
- * history is missing and `--if-history` was given, or `SKIPPED` on the first commit.
+ * with. A bad argument ends the process (`commandLine`: the usage, exit 2). Prints, under the
+ * command's name, `NOT CHECKED` when the history is missing and `--if-history` was given, or
+ * `SKIPPED` on the first commit.
  *
  * @param {string} command the name printed first (`breaking`)
  * @param {string} usage   the usage line
  * @param {string} defaultRepo the repository when `--repo` is not given
  * @param {string[]} [argv] default `process.argv.slice(2)`
  * @returns {{ exit: number } | { repo: string, base: { commit: string, ref: string, why: string } }}
- *   `exit` when the command ends here: 2 for a bad argument or a missing history without
- *   `--if-history`, 0 for NOT CHECKED and SKIPPED
+ *   `exit` when the command ends here: 2 for a missing history without `--if-history`, 0 for
+ *   NOT CHECKED and SKIPPED
  */
 export function baseFromCommandLine(command, usage, defaultRepo, argv) {
-  let args;
-  try {
-    args = parseCommandLine(
-      { options: { base: { type: 'string' }, repo: { type: 'string' }, 'if-history': { type: 'boolean' } } },
-      argv,
-    ).values;
-  } catch (e) {
-    console.error(`${command}: ${e.message}\n${usage}`);
-    return { exit: 2 };
-  }
+  const args = commandLine(
+    command,
+    usage,
+    { options: { base: { type: 'string' }, repo: { type: 'string' }, 'if-history': { type: 'boolean' } } },
+    argv,
+  ).values;
   const repo = resolve(args.repo ?? defaultRepo);
   let base;
   try {
