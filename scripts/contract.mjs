@@ -82,8 +82,7 @@ async function main() {
   const authorization = `Basic ${Buffer.from(`${opts.user}:${opts.password}`).toString('base64')}`;
   const redact = (text) => text.split(opts.password).join('***').split(authorization.slice(6)).join('***');
 
-  let violations = 0;
-  let unanswered = 0;
+  const targets = [];
   for (const api of opts.apis) {
     if (!existsSync(api.bundleJson)) {
       console.error(`contract: ${api.bundleJson} is missing: run \`npm run bundle\` first`);
@@ -92,14 +91,22 @@ async function main() {
     const doc = JSON.parse(readFileSync(api.bundleJson, 'utf8'));
     const upstream = `${opts.origin}${serverBasePath(doc.servers?.[0]?.url)}`;
     console.log(`contract: ${api.name}: prism proxy --errors in front of ${upstream} (user ${opts.user})`);
-    let proxy;
-    try {
-      proxy = await startProxy({ document: api.bundleJson, upstream, insecure: opts.insecure });
-    } catch (e) {
-      console.error(`contract: ${redact(e.message)}`);
+    targets.push({ api, doc, upstream });
+  }
+  // The proxies start side by side (a Prism start is mostly one core's work); the calls go API by API.
+  const proxies = await Promise.allSettled(
+    targets.map(({ api, upstream }) => startProxy({ document: api.bundleJson, upstream, insecure: opts.insecure })),
+  );
+  let violations = 0;
+  let unanswered = 0;
+  try {
+    const failed = proxies.find((p) => p.status === 'rejected');
+    if (failed) {
+      console.error(`contract: ${redact(failed.reason?.message ?? String(failed.reason))}`);
       return 2;
     }
-    try {
+    for (const [i, { api, doc }] of targets.entries()) {
+      const proxy = /** @type {PromiseFulfilledResult<import('@svc/mock').RunningMock>} */ (proxies[i]).value;
       const results = await runReadOnly({
         api: api.name,
         doc,
@@ -112,9 +119,9 @@ async function main() {
       unanswered += results.filter((r) => r.unchecked || !r.status).length;
       if (results.length && results.every((r) => r.status === 401))
         console.log(`contract: ${api.name}: every call got 401: check --user and the password variable`);
-    } finally {
-      await proxy.close();
     }
+  } finally {
+    await Promise.all(proxies.map((p) => (p.status === 'fulfilled' ? p.value.close() : undefined)));
   }
   console.log(
     `contract: ${violations} violation(s)${unanswered ? `, ${unanswered} call(s) not checked (no answer from the target)` : ''}`,
