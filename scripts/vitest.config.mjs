@@ -31,8 +31,8 @@ class LongestFirst extends BaseSequencer {
 // files share no state (no mocks, no process.env writes).
 export default defineConfig({
   test: {
-    testTimeout: 300_000,
-    hookTimeout: 600_000,
+    testTimeout: 1_200_000,
+    hookTimeout: 1_200_000,
     maxWorkers: 3,
     isolate: false,
     sequence: { sequencer: LongestFirst },

@@ -168,7 +168,7 @@ describe('npm run simulator', () => {
     expect(resumed.progress_message).toMatch(/resumed after a restart/);
     expect((await api('GET', `/images/${pending.body.metadata.uuid}`)).body.status.state).toBe('COMPLETE');
     await killed(again.child);
-  }, 120_000);
+  });
 
   it('prints a generated password once when none is given', async () => {
     const port = await freePort();
