@@ -50,27 +50,22 @@ const ask = (message) =>
 const { url } = await ask();
 let mock;
 try {
-  // 100 images, each with a task that has run
-  for (let i = 0; i < 100; i++) {
-    const res = await fetch(`${url}/api/svc/v3/images`, {
-      method: 'POST',
-      headers: { authorization: auth, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        api_version: '3.1.0',
-        metadata: { kind: 'image' },
-        spec: { name: `bench-${i}`, resources: { image_type: 'DISK_IMAGE' } },
-      }),
+  /** POST `body` (JSON text) to the central API; resolves to the JSON answer, throws on another status. */
+  const post = async (path, body, want) => {
+    const headers = { authorization: auth, 'content-type': 'application/json' };
+    const res = await fetch(`${url}/api/svc/v3${path}`, { method: 'POST', headers, body });
+    if (res.status !== want) throw new Error(`POST ${path}: HTTP ${res.status}`);
+    return res.json();
+  };
+  const image = (name) =>
+    JSON.stringify({
+      api_version: '3.1.0',
+      metadata: { kind: 'image' },
+      spec: { name, resources: { image_type: 'DISK_IMAGE' } },
     });
-    if (res.status !== 202) throw new Error(`seeding: HTTP ${res.status}`);
-    await res.arrayBuffer();
-  }
-  const check = await (
-    await fetch(`${url}/api/svc/v3/images/list`, {
-      method: 'POST',
-      headers: { authorization: auth, 'content-type': 'application/json' },
-      body: listBody,
-    })
-  ).json();
+  // 100 images, each with a task that has run
+  for (let i = 0; i < 100; i++) await post('/images', image(`bench-${i}`), 202);
+  const check = await post('/images/list', listBody, 200);
   if (check.entities.length !== 100) throw new Error(`the list has ${check.entities.length} images, not 100`);
 
   mock = await startMock({ document: apis().find((a) => a.name === 'central').bundle });
@@ -119,17 +114,7 @@ try {
           yield block.subarray(0, Math.min(block.length, UPLOAD_BYTES - sent));
       })(),
     );
-  const created = await (
-    await fetch(`${url}/api/svc/v3/images`, {
-      method: 'POST',
-      headers: { authorization: auth, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        api_version: '3.1.0',
-        metadata: { kind: 'image' },
-        spec: { name: 'bench-upload', resources: { image_type: 'DISK_IMAGE' } },
-      }),
-    })
-  ).json();
+  const created = await post('/images', image('bench-upload'), 202);
   let t = process.hrtime.bigint();
   // node:http rather than fetch: the client's own overhead should not be what is measured
   const status = await new Promise((resolve, reject) => {
