@@ -121,27 +121,39 @@ export async function runReadOnly({ api, doc, proxyUrl, authorization, timeoutMs
       violations: /** @type {LiveResult['violations']} */ ([]),
     };
     try {
-      const res = await fetch(url, {
-        method: o.method.toUpperCase(),
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      const call = async () => {
+        const res = await fetch(url, {
+          method: o.method.toUpperCase(),
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        const text = await res.text();
+        let json;
+        try {
+          json = text ? JSON.parse(text) : undefined;
+        } catch {
+          json = undefined;
+        }
+        // Prism's own answers are problem+json: a violations report (type is a stoplight.io URL),
+        // or a failed forward (type is an error name, e.g. FetchError for a refused certificate).
+        const fromPrism =
+          /application\/problem\+json/.test(res.headers.get('content-type') ?? '') &&
+          typeof json?.type === 'string' &&
+          (json.type.startsWith('https://stoplight.io/prism/errors#') || /^[A-Za-z]+$/.test(json.type));
+        return { res, json, fromPrism };
+      };
+      let { res, json, fromPrism } = await call();
+      // A forward that the target's side reset (a keep-alive connection it closed while Prism
+      // reused it) says nothing of the answer: these calls are read-only, so it is made once more.
+      if (
+        fromPrism &&
+        !Array.isArray(json.validation) &&
+        /ECONNRESET|socket hang up/.test(`${json.title} ${json.detail}`)
+      )
+        ({ res, json, fromPrism } = await call());
       result.status = res.status;
-      const text = await res.text();
-      let json;
-      try {
-        json = text ? JSON.parse(text) : undefined;
-      } catch {
-        json = undefined;
-      }
       const header = res.headers.get('sl-violations');
-      // Prism's own answers are problem+json: a violations report (type is a stoplight.io URL),
-      // or a failed forward (type is an error name, e.g. FetchError for a refused certificate).
-      const fromPrism =
-        /application\/problem\+json/.test(res.headers.get('content-type') ?? '') &&
-        typeof json?.type === 'string' &&
-        (json.type.startsWith('https://stoplight.io/prism/errors#') || /^[A-Za-z]+$/.test(json.type));
       if (fromPrism) {
         if (Array.isArray(json.validation)) result.violations = violationsOf(json.validation);
         else {
