@@ -3,15 +3,33 @@
 import { join } from 'node:path';
 import { createCategories } from './categories.js';
 import { createFiles } from './files.js';
-import { createImages } from './images.js';
+import { createImages, imageIndexes } from './images.js';
 import { createObjectStores } from './objectstores.js';
 import { openStore } from './store.js';
-import { createTasks } from './tasks.js';
+import { createTasks, taskAttributes } from './tasks.js';
 import { checkTopology, createTopology, seedTopology } from './topology.js';
 
 /**
  * @typedef {ReturnType<typeof createDomain>} Domain
  */
+
+/** Raise when `imageIndexes` or `taskAttributes` change: the stored attributes are computed again at the next start. */
+const INDEXES_VERSION = 1;
+
+/**
+ * Opens the state database of a data dir with the domain's indexes (what the lists filter and
+ * sort on). Also the bulk path of the bench: documents `put` here before a start are the
+ * simulator's (store.batch makes them one transaction).
+ * @param {string} dataDir
+ * @returns {import('./store.js').Store}
+ * @throws {Error} when the state cannot be opened
+ */
+export function openState(dataDir) {
+  return openStore(join(dataDir, 'state.sqlite'), {
+    indexes: { image: imageIndexes, task: taskAttributes },
+    version: INDEXES_VERSION,
+  });
+}
 
 /**
  * Opens the state in `dataDir` (creating it at the first start) and resolves what a stop left in
@@ -37,7 +55,7 @@ export function createDomain({
   sourceTimeoutMs,
   trust,
 }) {
-  const store = openStore(join(dataDir, 'state.sqlite'));
+  const store = openState(dataDir);
   const meta = store.get('meta', 'simulator') ?? { seed: seed ?? Math.floor(Math.random() * 2 ** 31) };
   store.put('meta', 'simulator', meta);
   if (topologySpec) seedTopology(store, meta.seed, checkTopology(topologySpec), { replace: true });
