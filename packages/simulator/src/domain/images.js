@@ -39,7 +39,7 @@ import { iso, nowUs } from './time.js';
 /**
  * The attributes of an image that the v3 image list filters and sorts on: every one it carries
  * (stored with it: store.js).
- * @param {Image} i
+ * @param {any} i  an image document (or a part of one)
  * @returns {Record<string, unknown>}
  */
 export const imageAttributes = (i) => ({
@@ -57,7 +57,12 @@ export const imageAttributes = (i) => ({
   product_version: i.version?.product_version,
 });
 
-/** The attributes of an image that start-up recovery looks for, by an index (see `recover`). */
+/**
+ * The attributes of an image the store indexes: the list's, and the writer that start-up recovery
+ * looks for (see `recover`).
+ * @param {any} i  an image document
+ * @returns {Record<string, unknown>}
+ */
 export const imageIndexes = (i) => ({
   ...imageAttributes(i),
   // `uploading`: the flag of data dirs written before the writer slot
