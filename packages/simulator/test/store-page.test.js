@@ -13,8 +13,9 @@ import { listQuery, pageOf } from '../src/domain/lists.js';
 import { openStore } from '../src/domain/store.js';
 
 const RUNS = Number(process.env.STORE_RUNS ?? 60);
-const valuesOf = (d) => ({ name: d.name, size: d.size, label: d.label });
-const ATTRIBUTES = { filter: ['name', 'size', 'label'], sort: ['name', 'size', 'label'] };
+// `tag`: filtered on, not sorted on (no sort index)
+const valuesOf = (d) => ({ name: d.name, size: d.size, label: d.label, tag: d.label && `t${d.label}` });
+const ATTRIBUTES = { filter: ['name', 'size', 'label', 'tag'], sort: ['name', 'size', 'label'] };
 
 let dir;
 afterEach(() => {
@@ -24,7 +25,7 @@ afterEach(() => {
 let files = 0;
 const fresh = (file = 'state.sqlite') => {
   dir ??= mkdtempSync(join(tmpdir(), 'svc-store-page-'));
-  return openStore(join(dir, file), { indexes: { thing: valuesOf } });
+  return openStore(join(dir, file), { indexes: { thing: { values: valuesOf, sort: ATTRIBUTES.sort } } });
 };
 
 const ascii = fc.constantFrom('a', 'A', 'b', 'B', 'a-b', 'a_b', 'ab', 'a b', 'Ab', '10', '9', '', 'z.1', 'Z');
@@ -47,7 +48,16 @@ const body = fc.record(
   {
     filter: fc.oneof(
       fc.constant(''),
-      fc.constantFrom('name==a', 'name==', 'size==1', 'label==x', 'label==x;size==0', 'name==b;label==y'),
+      fc.constantFrom(
+        'name==a',
+        'name==',
+        'size==1',
+        'label==x',
+        'label==x;size==0',
+        'name==b;label==y',
+        'tag==tx',
+        'tag==;size==1',
+      ),
     ),
     sort_attribute: fc.constantFrom(undefined, null, 'name', 'size', 'label'),
     sort_order: fc.constantFrom(undefined, null, 'ASCENDING', 'DESCENDING'),
@@ -152,7 +162,7 @@ describe('store pages', () => {
     plain.put('thing', 'a', { name: 'b' });
     plain.put('thing', 'b', { name: 'a', label: 'x' });
     plain.close();
-    const indexed = openStore(file, { indexes: { thing: valuesOf } });
+    const indexed = openStore(file, { indexes: { thing: { values: valuesOf, sort: ATTRIBUTES.sort } } });
     try {
       const got = indexed.page('thing', { sort: 'name', offset: 0, length: 5 });
       expect(got.docs.map((d) => d.name)).toEqual(['a', 'b']);

@@ -57,6 +57,9 @@ export const imageAttributes = (i) => ({
   product_version: i.version?.product_version,
 });
 
+/** The attributes the v3 image list sorts on (a sort index each in the store). */
+export const IMAGE_SORT = ['name', 'uuid', 'state', 'image_type', 'creation_time', 'last_update_time', 'size_bytes'];
+
 /**
  * The attributes of an image the store indexes: the list's, and the writer that start-up recovery
  * looks for (see `recover`).

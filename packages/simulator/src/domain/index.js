@@ -3,10 +3,10 @@
 import { join } from 'node:path';
 import { createCategories } from './categories.js';
 import { createFiles } from './files.js';
-import { createImages, imageIndexes } from './images.js';
+import { createImages, IMAGE_SORT, imageIndexes } from './images.js';
 import { createObjectStores } from './objectstores.js';
 import { openStore } from './store.js';
-import { createTasks, taskAttributes } from './tasks.js';
+import { createTasks, TASK_SORT, taskAttributes } from './tasks.js';
 import { checkTopology, createTopology, seedTopology } from './topology.js';
 
 /**
@@ -14,7 +14,7 @@ import { checkTopology, createTopology, seedTopology } from './topology.js';
  */
 
 /** Raise when `imageIndexes` or `taskAttributes` change: the stored attributes are computed again at the next start. */
-const INDEXES_VERSION = 1;
+const INDEXES_VERSION = 2;
 
 /**
  * Opens the state database of a data dir with the domain's indexes (what the lists filter and
@@ -26,7 +26,11 @@ const INDEXES_VERSION = 1;
  */
 export function openState(dataDir) {
   return openStore(join(dataDir, 'state.sqlite'), {
-    indexes: { image: imageIndexes, task: taskAttributes },
+    indexes: {
+      // `_writer` and `_active`: what start-up looks for (store.having)
+      image: { values: imageIndexes, sort: [...IMAGE_SORT, '_writer'] },
+      task: { values: taskAttributes, sort: [...TASK_SORT, '_active'] },
+    },
     version: INDEXES_VERSION,
   });
 }

@@ -41,12 +41,14 @@ const PRINTABLE = /^[\x20-\x7e]*$/;
 /**
  * The row of one attribute value.
  * @param {unknown} value
+ * @param {boolean} sortable  false: the row answers filters only (rank null, out of the sort indexes)
  * @returns {{ text: string, cls: number, rank: number | string | null }}
  *   `text`: what a filter compares (`String(value ?? '')`); `rank`: the sort key of its class
  */
-function attributeRow(value) {
+function attributeRow(value, sortable) {
   const text = String(value ?? '');
-  if (value === undefined) return { text, cls: MISSING, rank: null };
+  if (!sortable) return { text, cls: 0, rank: null };
+  if (value === undefined) return { text, cls: MISSING, rank: 0 };
   if (typeof value === 'number') return { text, cls: NUMBER, rank: value };
   if (typeof value === 'string' && COLLATION.exact && PRINTABLE.test(value))
     return { text, cls: ASCII, rank: collationKey(value) };
@@ -84,8 +86,10 @@ function attributeRow(value) {
  * Opens (creating when missing) the state database.
  * @param {string} file  path of the SQLite file, e.g. `<data dir>/state.sqlite`
  * @param {object} [o]
- * @param {Record<string, (doc: any) => Record<string, unknown>>} [o.indexes]  kind -> the attributes
- *   of a document that `page` filters and sorts on and `having` finds (an undefined value: none)
+ * @param {Record<string, { values: (doc: any) => Record<string, unknown>, sort: string[] }>} [o.indexes]
+ *   kind -> `values`: the attributes of a document that `page` filters on (an undefined value: none);
+ *   `sort`: those of them that `page` sorts on and `having` finds (kept in sort indexes, which cost
+ *   a write each: name only these)
  * @param {number} [o.version]  of `indexes`: raise it when an attribute function changes, and the
  *   stored attributes are computed again at the next open (once, over every document)
  * @returns {Store}
@@ -115,8 +119,14 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
     PRIMARY KEY (kind, seq, name)
   ) WITHOUT ROWID`);
   db.exec('CREATE INDEX IF NOT EXISTS attributes_filter ON attributes (kind, name, text, seq)');
-  db.exec('CREATE INDEX IF NOT EXISTS attributes_up ON attributes (kind, name, cls, rank, seq)');
-  db.exec('CREATE INDEX IF NOT EXISTS attributes_down ON attributes (kind, name, cls, rank DESC, seq)');
+  db.exec('DROP INDEX IF EXISTS attributes_up');
+  db.exec('DROP INDEX IF EXISTS attributes_down');
+  // the sortable attributes only (rank not null); a descending sort keeps its ties in creation order
+  for (const [index, rank] of [
+    ['attributes_sort_up', 'rank'],
+    ['attributes_sort_down', 'rank DESC'],
+  ])
+    db.exec(`CREATE INDEX IF NOT EXISTS ${index} ON attributes (kind, name, cls, ${rank}, seq) WHERE rank IS NOT NULL`);
   // how many documents of a kind (name '') and with each attribute value: total_matches without a count
   db.exec(`CREATE TABLE IF NOT EXISTS counts (
     kind TEXT NOT NULL, name TEXT NOT NULL, text TEXT NOT NULL, n INTEGER NOT NULL,
@@ -153,7 +163,9 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
     addCount: db.prepare(
       'INSERT INTO counts (kind, name, text, n) VALUES (?, ?, ?, ?) ON CONFLICT (kind, name, text) DO UPDATE SET n = n + excluded.n',
     ),
-    hasClass: db.prepare('SELECT 1 AS x FROM attributes WHERE kind = ? AND name = ? AND cls = ? LIMIT 1'),
+    hasClass: db.prepare(
+      'SELECT 1 AS x FROM attributes WHERE kind = ? AND name = ? AND cls = ? AND rank IS NOT NULL LIMIT 1',
+    ),
     setting: db.prepare('SELECT value FROM settings WHERE key = ?'),
     setSetting: db.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)'),
   };
@@ -183,12 +195,12 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
 
   /** Writes the attributes of a document: all of a new one, the changed ones of an old one. */
   function writeAttributes(kind, seq, doc, fresh) {
-    const valuesOf = indexes[kind];
-    if (!valuesOf) return;
+    const index = indexes[kind];
+    if (!index) return;
     const old = new Map();
     if (!fresh) for (const r of S.attributesOf.all(kind, seq)) old.set(String(r.name), r);
-    for (const [name, value] of Object.entries(valuesOf(doc))) {
-      const row = attributeRow(value);
+    for (const [name, value] of Object.entries(index.values(doc))) {
+      const row = attributeRow(value, index.sort.includes(name));
       const before = old.get(name);
       old.delete(name);
       if (before === undefined) {
@@ -237,6 +249,13 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
     return removed;
   }
 
+  /** `n` filter terms as joins on the attribute rows of the document X (arguments: name, text each). */
+  const joinsOf = (n) =>
+    Array.from(
+      { length: n },
+      (_, i) =>
+        ` JOIN attributes f${i} ON f${i}.kind = X.kind AND f${i}.seq = X.seq AND f${i}.name = ? AND f${i}.text = ?`,
+    ).join('');
   const countOf = (kind, name, text) => Number(S.count.get(kind, name, text)?.n ?? 0);
   const docsOf = (seqs) => seqs.map((seq) => parse(S.bySeq.get(seq)));
 
@@ -246,13 +265,9 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
    */
   function page(kind, { terms = [], sort, descending = false, offset = 0, length }) {
     if (!indexes[kind]) throw new Error(`store: the kind ${kind} has no indexes to page by`);
+    if (sort && !indexes[kind].sort.includes(sort)) throw new Error(`store: ${kind} is not kept in ${sort} order`);
     // the filter terms as joins on the attribute rows of the document (X is the driving table)
-    const joins = terms
-      .map(
-        (_, i) =>
-          ` JOIN attributes f${i} ON f${i}.kind = X.kind AND f${i}.seq = X.seq AND f${i}.name = ? AND f${i}.text = ?`,
-      )
-      .join('');
+    const joins = joinsOf(terms.length);
     const termArgs = terms.flatMap((t) => [t.attribute, t.value]);
     let total;
     if (terms.length === 0) total = countOf(kind, '', '');
@@ -271,15 +286,24 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
     let seqs;
     if (!sort) {
       const dir = descending !== reverse ? 'DESC' : 'ASC';
-      seqs = sql(`SELECT X.seq FROM documents X${joins} WHERE X.kind = ? ORDER BY X.seq ${dir} LIMIT ? OFFSET ?`)
-        .all(...termArgs, kind, take, skip)
-        .map((r) => r.seq);
+      // with terms, driven by the first one's filter index, which is in creation order already
+      const rows =
+        terms.length === 0
+          ? sql(`SELECT X.seq FROM documents X WHERE X.kind = ? ORDER BY X.seq ${dir} LIMIT ? OFFSET ?`).all(
+              kind,
+              take,
+              skip,
+            )
+          : sql(
+              `SELECT X.seq FROM attributes X${joinsOf(terms.length - 1)} WHERE X.kind = ? AND X.name = ? AND X.text = ? ORDER BY X.seq ${dir} LIMIT ? OFFSET ?`,
+            ).all(...termArgs.slice(2), kind, ...termArgs.slice(0, 2), take, skip);
+      seqs = rows.map((r) => r.seq);
     } else {
       // documents without the attribute last in either order (cls MISSING), ties in creation order
       const [a, b] = reverse ? ['DESC', 'ASC'] : ['ASC', 'DESC'];
       const order = `X.cls ${a}, X.rank ${descending ? b : a}, X.seq ${a}`;
       seqs = sql(
-        `SELECT X.seq FROM attributes X${joins} WHERE X.kind = ? AND X.name = ? ORDER BY ${order} LIMIT ? OFFSET ?`,
+        `SELECT X.seq FROM attributes X${joins} WHERE X.kind = ? AND X.name = ? AND X.rank IS NOT NULL ORDER BY ${order} LIMIT ? OFFSET ?`,
       )
         .all(...termArgs, kind, sort, take, skip)
         .map((r) => r.seq);
@@ -315,7 +339,10 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
 
   /** Computes every stored attribute and count again (a new data dir, an older one, or changed indexes). */
   function rebuild() {
-    const stamp = JSON.stringify({ version, kinds: Object.keys(indexes).sort(), collation: COLLATION.fingerprint });
+    const kinds = Object.keys(indexes)
+      .sort()
+      .map((k) => [k, indexes[k].sort]);
+    const stamp = JSON.stringify({ version, kinds, collation: COLLATION.fingerprint });
     if (S.setting.get('attributes')?.value === stamp) return;
     atomic(() => {
       db.exec('DELETE FROM attributes');
@@ -335,12 +362,10 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
     list: (kind) => S.list.all(kind).map(parse),
     page,
     having(kind, name) {
-      if (!indexes[kind]) throw new Error(`store: the kind ${kind} has no indexes to search`);
-      const rows = sql('SELECT seq FROM attributes WHERE kind = ? AND name = ? AND cls < ? ORDER BY seq').all(
-        kind,
-        name,
-        MISSING,
-      );
+      if (!indexes[kind]?.sort.includes(name)) throw new Error(`store: ${kind} has no sort index of ${name}`);
+      const rows = sql(
+        'SELECT seq FROM attributes WHERE kind = ? AND name = ? AND cls < ? AND rank IS NOT NULL ORDER BY seq',
+      ).all(kind, name, MISSING);
       return docsOf(rows.map((r) => r.seq));
     },
     put,

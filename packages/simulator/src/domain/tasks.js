@@ -40,6 +40,9 @@ export const taskAttributes = (t) => ({
   _active: DONE.has(t.status) ? undefined : 1,
 });
 
+/** The attributes the v3 task list sorts on (a sort index each in the store). */
+export const TASK_SORT = ['status', 'operation_type', 'creation_time', 'uuid'];
+
 /** A job failure with the task's error_code and error_detail. */
 export class TaskError extends Error {
   /** @param {string} code error_code @param {string} detail error_detail */

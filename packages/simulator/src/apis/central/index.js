@@ -2,7 +2,9 @@
 // image store that the element-level API shares. Handlers only: each translates the wire to the
 // domain and the domain's answer to the v3 view (views.js).
 
+import { IMAGE_SORT } from '../../domain/images.js';
 import { listQuery, pageOf } from '../../domain/lists.js';
+import { TASK_SORT } from '../../domain/tasks.js';
 import { HttpError, notFound } from '../../errors.js';
 import { v3ErrorBody, v3Unauthorized } from '../v3.js';
 import {
@@ -104,7 +106,7 @@ export const handlers = {
     if (cached?.generation === generation) return { status: 200, json: cached.json };
     const query = listQuery(body, {
       filter: IMAGE_ATTRIBUTES,
-      sort: ['name', 'uuid', 'state', 'image_type', 'creation_time', 'last_update_time', 'size_bytes'],
+      sort: IMAGE_SORT,
     });
     const { total, docs } = images.page(query);
     const found = { total, offset: query.offset, page: docs };
@@ -192,7 +194,7 @@ export const handlers = {
     const body = ctx.body ?? {};
     const query = listQuery(body, {
       filter: ['status', 'operation_type', 'entity_uuid', 'uuid'],
-      sort: ['status', 'operation_type', 'creation_time', 'uuid'],
+      sort: TASK_SORT,
     });
     const { total, docs } = ctx.domain.tasks.page(query);
     const found = { total, offset: query.offset, page: docs };
