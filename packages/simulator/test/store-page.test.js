@@ -25,7 +25,9 @@ afterEach(() => {
 let files = 0;
 const fresh = (file = 'state.sqlite') => {
   dir ??= mkdtempSync(join(tmpdir(), 'svc-store-page-'));
-  return openStore(join(dir, file), { indexes: { thing: { values: valuesOf, sort: ATTRIBUTES.sort } } });
+  return openStore(join(dir, file), {
+    indexes: { thing: { values: valuesOf, sort: ATTRIBUTES.sort, count: ['label', 'tag'] } },
+  });
 };
 
 const ascii = fc.constantFrom('a', 'A', 'b', 'B', 'a-b', 'a_b', 'ab', 'a b', 'Ab', '10', '9', '', 'z.1', 'Z');
@@ -162,7 +164,9 @@ describe('store pages', () => {
     plain.put('thing', 'a', { name: 'b' });
     plain.put('thing', 'b', { name: 'a', label: 'x' });
     plain.close();
-    const indexed = openStore(file, { indexes: { thing: { values: valuesOf, sort: ATTRIBUTES.sort } } });
+    const indexed = openStore(file, {
+      indexes: { thing: { values: valuesOf, sort: ATTRIBUTES.sort, count: ['label', 'tag'] } },
+    });
     try {
       const got = indexed.page('thing', { sort: 'name', offset: 0, length: 5 });
       expect(got.docs.map((d) => d.name)).toEqual(['a', 'b']);

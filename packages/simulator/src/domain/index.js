@@ -14,7 +14,7 @@ import { checkTopology, createTopology, seedTopology } from './topology.js';
  */
 
 /** Raise when `imageIndexes` or `taskAttributes` change: the stored attributes are computed again at the next start. */
-const INDEXES_VERSION = 2;
+const INDEXES_VERSION = 3;
 
 /**
  * Opens the state database of a data dir with the domain's indexes (what the lists filter and
@@ -28,8 +28,12 @@ export function openState(dataDir) {
   return openStore(join(dataDir, 'state.sqlite'), {
     indexes: {
       // `_writer` and `_active`: what start-up looks for (store.having)
-      image: { values: imageIndexes, sort: [...IMAGE_SORT, '_writer'] },
-      task: { values: taskAttributes, sort: [...TASK_SORT, '_active'] },
+      image: {
+        values: imageIndexes,
+        sort: [...IMAGE_SORT, '_writer'],
+        count: ['state', 'image_type', 'architecture', 'product_name', 'product_version'],
+      },
+      task: { values: taskAttributes, sort: [...TASK_SORT, '_active'], count: ['status', 'operation_type'] },
     },
     version: INDEXES_VERSION,
   });

@@ -86,10 +86,12 @@ function attributeRow(value, sortable) {
  * Opens (creating when missing) the state database.
  * @param {string} file  path of the SQLite file, e.g. `<data dir>/state.sqlite`
  * @param {object} [o]
- * @param {Record<string, { values: (doc: any) => Record<string, unknown>, sort: string[] }>} [o.indexes]
+ * @param {Record<string, { values: (doc: any) => Record<string, unknown>, sort: string[], count?: string[] }>} [o.indexes]
  *   kind -> `values`: the attributes of a document that `page` filters on (an undefined value: none);
  *   `sort`: those of them that `page` sorts on and `having` finds (kept in sort indexes, which cost
- *   a write each: name only these)
+ *   a write each: name only these); `count`: those whose documents are counted per value, so that a
+ *   filter on one of them has its total without a count over its matches (for attributes of few
+ *   values, each shared by many documents: state, status; the others are counted when asked)
  * @param {number} [o.version]  of `indexes`: raise it when an attribute function changes, and the
  *   stored attributes are computed again at the next open (once, over every document)
  * @returns {Store}
@@ -197,6 +199,7 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
   function writeAttributes(kind, seq, doc, fresh) {
     const index = indexes[kind];
     if (!index) return;
+    const counted = (name) => index.count?.includes(name);
     const old = new Map();
     if (!fresh) for (const r of S.attributesOf.all(kind, seq)) old.set(String(r.name), r);
     for (const [name, value] of Object.entries(index.values(doc))) {
@@ -207,14 +210,14 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
         S.insertAttribute.run(kind, seq, name, row.text, row.cls, row.rank);
       } else if (before.text !== row.text || before.cls !== row.cls || before.rank !== row.rank) {
         S.updateAttribute.run(row.text, row.cls, row.rank, kind, seq, name);
-        if (before.text !== row.text) S.addCount.run(kind, name, String(before.text), -1);
+        if (before.text !== row.text && counted(name)) S.addCount.run(kind, name, String(before.text), -1);
       } else continue;
-      if (before === undefined || before.text !== row.text) S.addCount.run(kind, name, row.text, 1);
+      if ((before === undefined || before.text !== row.text) && counted(name)) S.addCount.run(kind, name, row.text, 1);
     }
     // attributes the document had and has no more (an attribute function that returns fewer keys)
     for (const [name, before] of old) {
       sql('DELETE FROM attributes WHERE kind = ? AND seq = ? AND name = ?').run(kind, seq, name);
-      S.addCount.run(kind, name, String(before.text), -1);
+      if (counted(name)) S.addCount.run(kind, name, String(before.text), -1);
     }
   }
 
@@ -239,7 +242,8 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
       const found = S.seqOf.get(kind, uuid);
       if (!found) return false;
       const seq = Number(found.seq);
-      for (const r of S.attributesOf.all(kind, seq)) S.addCount.run(kind, String(r.name), String(r.text), -1);
+      for (const r of S.attributesOf.all(kind, seq))
+        if (indexes[kind]?.count?.includes(String(r.name))) S.addCount.run(kind, String(r.name), String(r.text), -1);
       S.deleteAttributes.run(kind, seq);
       S.delete.run(seq);
       S.addCount.run(kind, '', '', -1);
@@ -271,7 +275,8 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
     const termArgs = terms.flatMap((t) => [t.attribute, t.value]);
     let total;
     if (terms.length === 0) total = countOf(kind, '', '');
-    else if (terms.length === 1) total = countOf(kind, terms[0].attribute, terms[0].value);
+    else if (terms.length === 1 && indexes[kind].count?.includes(terms[0].attribute))
+      total = countOf(kind, terms[0].attribute, terms[0].value);
     else
       total = Number(
         sql(`SELECT COUNT(*) AS n FROM documents X${joins} WHERE X.kind = ?`).get(...termArgs, kind)?.n ?? 0,
@@ -341,7 +346,7 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
   function rebuild() {
     const kinds = Object.keys(indexes)
       .sort()
-      .map((k) => [k, indexes[k].sort]);
+      .map((k) => [k, indexes[k].sort, indexes[k].count]);
     const stamp = JSON.stringify({ version, kinds, collation: COLLATION.fingerprint });
     if (S.setting.get('attributes')?.value === stamp) return;
     atomic(() => {
