@@ -67,7 +67,7 @@ afterAll(async () => {
     await exited;
   }
   rmSync(copy, { recursive: true, force: true });
-}, 60_000);
+});
 
 describe('npm run dev', () => {
   it('serves the explorer page with the live-reload script', async () => {

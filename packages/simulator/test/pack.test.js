@@ -52,7 +52,7 @@ describe('npm pack of @svc/simulator, installed outside the repository', () => {
       timeout: 540_000, // ended before the hook's guard, so no npm outlives the test
       killSignal: 'SIGKILL',
     });
-  }, 600_000);
+  });
   afterAll(async () => {
     if (child && child.exitCode === null) {
       child.kill('SIGKILL');
@@ -155,5 +155,5 @@ describe('npm pack of @svc/simulator, installed outside the repository', () => {
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
     expect(existsSync(readyFile), 'the ready file goes at stop').toBe(false);
-  }, 120_000);
+  });
 });
