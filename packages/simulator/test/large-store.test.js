@@ -58,7 +58,7 @@ beforeAll(async () => {
   mkdirSync(join(dataDir, 'images'), { recursive: true });
   writeFileSync(join(dataDir, 'images', `${CUT[0]}.upload.part`), 'half an upload');
   t = await startTestSimulator({ dataDir });
-}, 60_000);
+});
 afterAll(async () => {
   await t?.close();
   rmSync(dataDir, { recursive: true, force: true });
