@@ -133,11 +133,9 @@ describe('time and size limits on the body', () => {
     const s = await raw((socket) =>
       socket.write(head('200 OK', { 'Content-Type': 'application/json', 'Content-Length': 100 }) + '{"metadata":'),
     );
-    const started = Date.now();
     const error = await getImage(central(s.origin, { timeoutMs: 300 })).catch((e) => e);
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error.message).toBe('images_get (GET /images/{uuid}): the body stalled for more than 300 ms');
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('with an injected fetch, timeoutMs bounds the body too (the timer runs until it is read)', async () => {
@@ -159,11 +157,9 @@ describe('time and size limits on the body', () => {
       socket.write(head('200 OK', { 'Content-Type': 'application/json', 'Content-Length': 100 }) + '{"metadata":'),
     );
     const injected = (request: Request) => fetch(request.url, { method: request.method, headers: request.headers });
-    const started = Date.now();
     const error = await getImage(central(s.origin, { timeoutMs: 300, fetch: injected })).catch((e) => e);
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error.operation.operationId).toBe('images_get');
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('an error keeps at most 64 KiB of its body, noting the length', async () => {

@@ -49,7 +49,7 @@ describe('npm pack of @svc/simulator, installed outside the repository', () => {
     const offline = ['--prefer-offline', '--fetch-timeout=30000', '--fetch-retries=4'];
     await run(npm, ['install', '--no-audit', '--no-fund', ...offline, oas.tarball, sim.tarball], {
       cwd: app,
-      timeout: 540_000, // ended before the hook's guard, so no npm outlives the test
+      timeout: 1_000_000, // ended before the hook's guard, so no npm outlives the test
       killSignal: 'SIGKILL',
     });
   });
