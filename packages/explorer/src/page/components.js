@@ -1,6 +1,7 @@
 // The page's components: sidebar and search, "Start here" and the step bar, live samples and the
 // one curl, error explanations, followed links, the skip link. ES module.
 import { explain } from './errors.js';
+import { historyEntries, replay } from './history.js';
 import { liveRequest, loggedInUser, opsFilter, selfSigned } from './requests.js';
 import {
   activeWorkflow,
@@ -409,6 +410,49 @@ export function createComponents(system) {
         h('summary', null, 'Browse APIs and operations'),
         tree,
       ),
+      h(History, { sys }),
+    );
+  }
+
+  /** The requests of this tab to the API shown, newest first, each with Replay. */
+  function History({ sys }) {
+    useLocation();
+    const entries = historyEntries().filter((e) => e.api === page.api);
+    if (!entries.length) return null;
+    return h(
+      'details',
+      { className: 'svc-history', open: true },
+      h('summary', null, 'History of this tab (' + entries.length + ')'),
+      h(
+        'ol',
+        null,
+        entries.map((entry) =>
+          h(
+            'li',
+            { key: entry.id, 'data-history': entry.id },
+            h('span', { className: 'svc-method svc-method-' + entry.method }, entry.method.toUpperCase()),
+            ' ',
+            h('code', { className: 'svc-history-url', title: entry.url }, entry.path),
+            ' ',
+            h('span', { className: 'svc-history-status' }, entry.status ? String(entry.status) : 'no answer'),
+            ' ',
+            h('time', { dateTime: entry.at }, entry.at.slice(11, 19)),
+            ' ',
+            h(
+              'button',
+              {
+                type: 'button',
+                className: 'btn svc-history-replay',
+                'aria-label':
+                  'Replay ' + entry.method.toUpperCase() + ' ' + entry.path + ' of ' + entry.at.slice(11, 19),
+                onClick: () => replay(sys, entry),
+              },
+              entry.body?.kind === 'file' ? 'Open' : 'Replay',
+            ),
+            entry.preview ? h('pre', { className: 'svc-history-preview', tabIndex: 0 }, entry.preview) : null,
+          ),
+        ),
+      ),
     );
   }
 
@@ -795,6 +839,7 @@ export function createComponents(system) {
     Explanation,
     FollowLinks,
     Sidebar,
+    History,
     NoMatch,
     StartHere,
     LiveCurl,

@@ -1,5 +1,6 @@
 // Swagger UI's house plugin: only wiring (actions wrapped, components placed). ES module.
 import { createComponents } from './components.js';
+import { recordHistory } from './history.js';
 import { displayedRequest, forgetAuth, opsFilter, rememberAuth, restoreAuth } from './requests.js';
 import { recordStepAnswer, resumeWorkflow } from './runner.js';
 import { apiChosen } from './state.js';
@@ -59,8 +60,9 @@ export function ExplorerPlugin(system) {
             return result;
           },
           setRequest: (ori) => (path, method, req) => ori(path, method, displayedRequest(req)),
-          setResponse: (ori) => (path, method, res) => {
+          setResponse: (ori, sys) => (path, method, res) => {
             recordStepAnswer(path, method, res);
+            recordHistory(sys, path, method, res);
             return ori(path, method, res);
           },
         },

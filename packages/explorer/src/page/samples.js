@@ -103,6 +103,17 @@ function queryString(request) {
   return parts.length ? '?' + parts.join('&') : '';
 }
 
+/**
+ * The URL a request goes to: the server (environment variables as `$NAME`), the path filled in
+ * and the query string.
+ * @param {SampleRequest} request
+ * @returns {string}
+ */
+export function requestUrl(request) {
+  const server = request.server.map((p) => ('env' in p ? '$' + p.env : p.text)).join('');
+  return server.replace(/\/+$/, '') + filledPath(request) + queryString(request);
+}
+
 /** The JSON media type to ask for, else the first answer type. */
 function acceptOf(request) {
   return request.accept.includes('application/json') ? 'application/json' : request.accept[0];

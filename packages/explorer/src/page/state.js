@@ -5,6 +5,7 @@ export const config = window.SVC_EXPLORER;
 export const AUTH_KEY = 'svc-explorer.auth';
 export const INSECURE_KEY = 'svc-explorer.self-signed';
 export const ANSWERS_KEY = 'svc-explorer.workflow-answers';
+export const HISTORY_KEY = 'svc-explorer.history';
 export const FORWARD_HEADER = 'X-Svc-Explorer-Forward';
 export const indexByApi = Object.fromEntries(config.index.map((entry) => [entry.api, entry]));
 
