@@ -381,3 +381,26 @@ describe('request history of this tab', () => {
     }
   });
 });
+
+describe('small things', () => {
+  it('an invalid UUID gets one clear message, not a raw regex and "Guid"', async () => {
+    const page = await newPage();
+    try {
+      await page.goto(`${explorer.url}?api=central#/Tasks/tasks_get`);
+      const op = page.locator('.opblock[id$="-tasks_get"]');
+      const uuid = op.locator('tr[data-param-name="uuid"] input');
+      await uuid.waitFor({ timeout: 60_000 });
+      await uuid.fill('not-a-uuid');
+      await op.locator('button.execute').click();
+      const messages = op.locator('.validation-errors li');
+      await expect.poll(() => messages.count(), { timeout: 60_000 }).toBe(1);
+      const text = await messages.first().innerText();
+      expect(text).toContain("For 'uuid': Value must be a UUID: 8-4-4-4-12 hexadecimal digits");
+      expect(text).not.toMatch(/pattern|Guid/);
+      await expect.poll(() => uuid.getAttribute('title')).toContain('Value must be a UUID');
+      expect(await uuid.getAttribute('title')).not.toMatch(/pattern|Guid/);
+    } finally {
+      await page.context().close();
+    }
+  });
+});

@@ -94,8 +94,9 @@ export function createComponents(system) {
     const index = Math.min(selected, samples.length - 1);
     const id = 'svc-samples-' + method + path.replace(/[^A-Za-z0-9]+/g, '-');
     return h(
-      'section',
-      { className: 'svc-code-samples', 'aria-labelledby': id + '-title' },
+      // A group, not a region: a landmark here would be one of many alike (axe landmark-unique).
+      'div',
+      { className: 'svc-code-samples', role: 'group', 'aria-labelledby': id + '-title' },
       h(
         'div',
         { className: 'opblock-section-header' },
@@ -176,6 +177,7 @@ export function createComponents(system) {
   /** The explanation of an error answer, above Swagger UI's response. */
   function Explanation({ response, sys }) {
     useStoreUpdates(sys);
+    /** @type {Record<string, string>} */
     const headers = {};
     for (const [k, v] of Object.entries(toJS(response.get('headers')) || {})) headers[k.toLowerCase()] = String(v);
     const text = response.get('text');
@@ -225,6 +227,7 @@ export function createComponents(system) {
         body = undefined;
       }
     }
+    /** @type {Record<string, string>} */
     const headers = {};
     for (const [k, v] of Object.entries(toJS(response.get('headers')) || {})) headers[k.toLowerCase()] = String(v);
     const items = links
@@ -719,11 +722,14 @@ export function createComponents(system) {
       event.preventDefault();
       const id = decodeURIComponent(location.hash).split('/')[2];
       const block = id && document.querySelector('.opblock.is-open[id$="-' + CSS.escape(id) + '"]');
-      const target = block?.querySelector('.opblock-summary-control') || document.getElementById('svc-main');
+      const target = /** @type {HTMLElement | null} */ (
+        block?.querySelector('.opblock-summary-control') || document.getElementById('svc-main')
+      );
       target?.focus();
       target?.scrollIntoView({ block: 'start' });
     };
-    return h('a', { href: '#', className: 'svc-skip', onClick }, 'Skip to the operation');
+    // An in-page href: axe-core knows a skip link by it (its target outside every landmark is fine).
+    return h('a', { href: '#svc-main', className: 'svc-skip', onClick }, 'Skip to the operation');
   }
 
   function SvcLayout() {
@@ -739,7 +745,8 @@ export function createComponents(system) {
         { className: 'svc-columns' },
         h(Sidebar, { sys: system }),
         h(
-          'main',
+          // Not a <main>: Swagger UI's operations are the page's one main landmark.
+          'div',
           { className: 'svc-main', id: 'svc-main', tabIndex: -1 },
           h(StartHere, { sys: system }),
           h(BaseLayout),
@@ -784,7 +791,8 @@ export function createComponents(system) {
     ) {
       return h(NoMatch, { q: filter });
     }
-    return h(Original, props);
+    // The tags are h3 under the API's h1: an h2 between them keeps the heading order.
+    return h(React.Fragment, null, h('h2', { className: 'svc-visually-hidden' }, 'Operations'), h(Original, props));
   }
 
   /** Execute; a file upload without a file says what is missing (Swagger UI would do nothing). */
