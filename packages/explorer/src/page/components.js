@@ -429,8 +429,9 @@ export function createComponents(system) {
       h(
         'ol',
         null,
-        entries.map((entry) =>
-          h(
+        entries.map((entry) => {
+          const action = entry.body?.kind === 'file' ? 'Open' : 'Replay';
+          return h(
             'li',
             { key: entry.id, 'data-history': entry.id },
             h('span', { className: 'svc-method svc-method-' + entry.method }, entry.method.toUpperCase()),
@@ -446,15 +447,16 @@ export function createComponents(system) {
               {
                 type: 'button',
                 className: 'btn svc-history-replay',
+                // The name starts with the visible word (axe label-content-name-mismatch).
                 'aria-label':
-                  'Replay ' + entry.method.toUpperCase() + ' ' + entry.path + ' of ' + entry.at.slice(11, 19),
+                  action + ' ' + entry.method.toUpperCase() + ' ' + entry.path + ' of ' + entry.at.slice(11, 19),
                 onClick: () => replay(sys, entry),
               },
-              entry.body?.kind === 'file' ? 'Open' : 'Replay',
+              action,
             ),
             entry.preview ? h('pre', { className: 'svc-history-preview', tabIndex: 0 }, entry.preview) : null,
-          ),
-        ),
+          );
+        }),
       ),
     );
   }
