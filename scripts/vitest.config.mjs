@@ -4,4 +4,4 @@
 // readiness (output, an exit), and the limits below only end a hang.
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({ test: { testTimeout: 300_000, hookTimeout: 600_000, maxWorkers: 3 } });
+export default defineConfig({ test: { testTimeout: 1_200_000, hookTimeout: 1_200_000, maxWorkers: 3 } });

@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['./test/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 90_000,
+    testTimeout: 1_200_000,
+    hookTimeout: 1_200_000,
   },
 });

@@ -8,8 +8,8 @@ export default defineConfig({
     environment: 'node',
     // The browser tests drive Swagger UI in Chromium: bounded waits on readiness, long enough for a
     // machine shared by many test runs (a page load took over 20 s at a load average of 18).
-    testTimeout: 240_000,
-    hookTimeout: 120_000,
+    testTimeout: 1_200_000,
+    hookTimeout: 1_200_000,
     teardownTimeout: 30_000,
   },
 });

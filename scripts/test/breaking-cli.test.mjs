@@ -124,7 +124,7 @@ describe('node scripts/breaking.mjs', () => {
     expect(r.out).toMatch(
       /BREAKING response-field-removed {2}GET \/images\/\{uuid\} \(images_get\) {2}response 200 application\/json: size/,
     );
-  }, 60_000);
+  });
 
   it('passes a breaking change that carries the major bump and a changeset saying what breaks', () => {
     const dir = repo();
@@ -145,7 +145,7 @@ describe('node scripts/breaking.mjs', () => {
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/expects a major bump of info\.version \(1\.0\.0 -> 2\.0\.0: major\)/);
     expect(r.out).toMatch(/released as 1\.0\.0 -> 2\.0\.0, described in \.changeset\/drop-size\.md/);
-  }, 60_000);
+  });
 
   it('passes an additive change, uncommitted on main, and says what it compared', () => {
     const dir = repo();
@@ -160,7 +160,7 @@ describe('node scripts/breaking.mjs', () => {
     );
     expect(r.out).toMatch(/a: 0 breaking change\(s\), 0 addition\(s\)/);
     expect(r.out).toMatch(/expects a patch bump of info\.version/);
-  }, 60_000);
+  });
 
   it('prints the skip on the first commit and exits 2 with the reason outside git', () => {
     const skip = run(repo());
@@ -169,7 +169,7 @@ describe('node scripts/breaking.mjs', () => {
     const err = run(tempDir());
     expect(err.code).toBe(2);
     expect(err.out).toMatch(/not a git repository/);
-  }, 60_000);
+  });
 
   it('--if-history turns a missing base into NOT CHECKED, yet still fails a breaking change', () => {
     const dir = repo();
@@ -185,5 +185,5 @@ describe('node scripts/breaking.mjs', () => {
     writeFileSync(join(dir, 'spec', 'a', 'openapi.yaml'), stringify(spec({ state: { type: 'string' } })));
     git(dir, 'commit', '-q', '-am', 'drop size');
     expect(run(dir, '--if-history').code).toBe(1);
-  }, 60_000);
+  });
 });

@@ -122,7 +122,7 @@ describe('npm run contract', () => {
     // never the password, not even encoded
     expect(out).not.toContain(PASSWORD);
     expect(out).not.toContain(Buffer.from(`${USER}:${PASSWORD}`).toString('base64'));
-  }, 600_000);
+  });
 
   it('refuses to start without the password variable, naming it', async () => {
     const { code, out } = await run(['--target', origin, '--user', USER], { SVC_PASSWORD: '' });
@@ -166,7 +166,7 @@ describe('npm run contract against a self-signed HTTPS target', () => {
     expect(out).toMatch(/central images_list POST \/images\/list -> \d+: NOT CHECKED/);
     expect(out).not.toMatch(/conforms/);
     expect(fake.seen).toHaveLength(0);
-  }, 600_000);
+  });
 
   it('with --insecure: warns, reaches the target and still reports the wrong answer', async () => {
     const { code, out } = await run(['--target', origin, '--user', USER, '--api', 'central', '--insecure']);
@@ -175,5 +175,5 @@ describe('npm run contract against a self-signed HTTPS target', () => {
     expect(out).toMatch(/central images_get GET \/images\/\{uuid\} -> 500: 1 violation\(s\)/);
     expect(out).toMatch(/contract: 1 violation\(s\)$/m);
     expect(out).not.toContain(PASSWORD);
-  }, 600_000);
+  });
 });

@@ -25,7 +25,7 @@ describe('bundleApi', () => {
     await bundleApi(ours, await redoclyConfig());
     expect(readFileSync(ours.bundle, 'utf8')).toBe(readFileSync(cliYaml, 'utf8'));
     expect(readFileSync(ours.bundleJson, 'utf8')).toBe(readFileSync(cliJson, 'utf8'));
-  }, 60_000);
+  });
 
   it('refuses an unresolved $ref, naming the file, and writes nothing', async () => {
     const rootFile = join(dir, 'broken.yaml');

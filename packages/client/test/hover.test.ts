@@ -23,7 +23,7 @@ export async function probe() {
 `;
 
 describe('hover', () => {
-  it('shows the named types of the workflow results', { timeout: 120_000 }, () => {
+  it('shows the named types of the workflow results', () => {
     const options: ts.CompilerOptions = {
       target: ts.ScriptTarget.ES2022,
       module: ts.ModuleKind.NodeNext,

@@ -20,7 +20,7 @@ describe('npm pack of @svc/client', () => {
     ).toBe(true);
     const { stdout } = await run(npm, ['pack', '--dry-run', '--json'], { cwd: pkgDir });
     files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-  }, 60_000);
+  });
 
   it('ships the ESM build with a declaration file for each module', () => {
     const js = files.filter((f) => f.startsWith('dist/') && f.endsWith('.js'));

@@ -133,11 +133,9 @@ describe('time and size limits on the body', () => {
     const s = await raw((socket) =>
       socket.write(head('200 OK', { 'Content-Type': 'application/json', 'Content-Length': 100 }) + '{"metadata":'),
     );
-    const started = Date.now();
     const error = await getImage(central(s.origin, { timeoutMs: 300 })).catch((e) => e);
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error.message).toBe('images_get (GET /images/{uuid}): the body stalled for more than 300 ms');
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('with an injected fetch, timeoutMs bounds the body too (the timer runs until it is read)', async () => {
@@ -159,12 +157,10 @@ describe('time and size limits on the body', () => {
       socket.write(head('200 OK', { 'Content-Type': 'application/json', 'Content-Length': 100 }) + '{"metadata":'),
     );
     const injected = (request: Request) => fetch(request.url, { method: request.method, headers: request.headers });
-    const started = Date.now();
     const error = await getImage(central(s.origin, { timeoutMs: 300, fetch: injected })).catch((e) => e);
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error.operation.operationId).toBe('images_get');
-    expect(Date.now() - started).toBeLessThan(5000);
-  }, 10_000);
+  });
 
   it('an error keeps at most 64 KiB of its body, noting the length', async () => {
     const page = `<html>${'x'.repeat(4 * 1024 * 1024)}</html>`;
@@ -365,7 +361,7 @@ describe('paging against a server that ignores the offset', () => {
     const big = await drain(central(s.origin).paginate('/images/list', {}, { pageSize: 1000 }));
     expect(big.error).toBeInstanceOf(PaginationError);
     expect(big.got).toHaveLength(100_000);
-  }, 120_000);
+  });
 
   it('never yields a duplicate: overlapping pages stop with PaginationError', async () => {
     // Pages of 10 that move on by 9: each page repeats the last entity of the one before.

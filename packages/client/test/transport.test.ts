@@ -236,14 +236,12 @@ describe('operation identity and what may be repeated', () => {
 describe('timeouts and aborts', () => {
   it('fails a call to a server slower than timeoutMs with RequestTimeoutError', async () => {
     const s = await serve(() => {}); // never answers
-    const started = Date.now();
     const error = await central(s, { timeoutMs: 300 })
       .GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } })
       .catch((e) => e);
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error.timeoutMs).toBe(300);
     expect(error.message).toContain('images_get (GET /images/{uuid})');
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('applies timeoutMs to an injected fetch through its signal', async () => {
@@ -266,13 +264,11 @@ describe('timeouts and aborts', () => {
 
   it('limits an upload only when asked, with its own timeoutMs', async () => {
     const s = await serve(() => {}); // takes the bytes, never answers
-    const started = Date.now();
     const error = await central(s)
       .uploadImageFile(IMAGE, new Uint8Array(1000), { timeoutMs: 300 })
       .catch((e) => e);
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error.operation.operationId).toBe('images_upload_file');
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(s.seen).toHaveLength(1);
   });
 

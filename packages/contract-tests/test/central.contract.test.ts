@@ -3,14 +3,14 @@
 
 import { createCentralClient } from '@svc/client';
 import { describe, expect, inject, it } from 'vitest';
-import { contract, coverageTest, credentials, errorStatusSuite } from './contract.js';
+import { clientOptions, contract, coverageTest, credentials, errorStatusSuite } from './contract.js';
 
 const IMAGE = '0e09cf83-ac68-4f28-af70-6df9a43df4f0';
 const TASK = '5a0bd1c7-2f4e-4b9a-8c3d-6e7f8091a2b3';
 const CLUSTER = '0005ce15-3f3c-a8ce-3802-043f72bf18a6';
 const SUBNET = 'a3f7c2e1-6b4d-4d8a-9e15-7c2b8f0d3a91';
 
-const c = contract('central', (baseUrl) => createCentralClient({ baseUrl, ...credentials }));
+const c = contract('central', (baseUrl) => createCentralClient({ baseUrl, ...clientOptions }));
 const client = () => c.client();
 const cover = (operationId: string) => c.cover(operationId);
 

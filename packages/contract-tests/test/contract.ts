@@ -3,6 +3,7 @@
 
 import { deref, exampleOf, requestBodyOf } from '@svc/oas';
 import type { Client, Middleware } from 'openapi-fetch';
+import { Agent, type Dispatcher } from 'undici';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   jsonMediaType,
@@ -15,6 +16,20 @@ import {
 
 /** The credentials every suite's client is made with; each request must carry them. */
 export const credentials = { username: 'admin', password: 'contract-secret' };
+
+// Every request on a connection of its own (`Connection: close`): on a busy machine the test can
+// stall longer than Prism's 5 s keep-alive, and Prism then closes a reused connection under a POST
+// that no client may send again ("other side closed", seen at load average 40).
+const ownConnection = new Agent().compose(
+  (dispatch: Dispatcher['dispatch']) => (options, handler) => dispatch({ ...options, reset: true }, handler),
+);
+
+/** What every suite's client is made with beside its base URL: the credentials and the fetch above. */
+export const clientOptions = {
+  ...credentials,
+  fetch: (request: Request, init?: RequestInit) =>
+    fetch(request, { ...init, dispatcher: ownConnection } as RequestInit),
+};
 const basicAuth = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
 
 /** One exchange seen by the recorder: what the client sent and Prism's verdict. */

@@ -5,13 +5,13 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createElementClient } from '@svc/client';
 import { describe, expect, it } from 'vitest';
-import { contract, coverageTest, credentials, errorStatusSuite } from './contract.js';
+import { clientOptions, contract, coverageTest, errorStatusSuite } from './contract.js';
 
 const IMAGE = '0e09cf83-ac68-4f28-af70-6df9a43df4f0';
 const CONTAINER = '3c8d2b41-7e5f-4a96-b0c1-d2e3f4a5b6c7';
 const TASK = '5a0bd1c7-2f4e-4b9a-8c3d-6e7f8091a2b3';
 
-const c = contract('element', (baseUrl) => createElementClient({ baseUrl, ...credentials }));
+const c = contract('element', (baseUrl) => createElementClient({ baseUrl, ...clientOptions }));
 const client = () => c.client();
 
 // As in the central suite: what the client sends and reads, not the values of Prism's examples.

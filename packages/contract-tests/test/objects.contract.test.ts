@@ -3,12 +3,12 @@
 import { createObjectsClient } from '@svc/client';
 import { describe, expect, it } from 'vitest';
 import { SchemaValidator } from '../src/spec.js';
-import { contract, coverageTest, credentials, errorStatusSuite } from './contract.js';
+import { clientOptions, contract, coverageTest, errorStatusSuite } from './contract.js';
 
 const STORE = '0e09cf83-ac68-4f28-af70-6df9a43df4f0';
 const CLUSTER = '0005ce15-3f3c-a8ce-3802-043f72bf18a6';
 
-const c = contract('objects', (baseUrl) => createObjectsClient({ baseUrl, ...credentials }));
+const c = contract('objects', (baseUrl) => createObjectsClient({ baseUrl, ...clientOptions }));
 const client = () => c.client();
 
 describe('objects: success responses', () => {

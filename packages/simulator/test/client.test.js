@@ -90,7 +90,7 @@ describe('@svc/client against the simulator', () => {
     const received = createHash('sha256');
     for await (const chunk of /** @type {any} */ (file.data)) received.update(chunk);
     expect(received.digest('hex')).toBe(sent.digest('hex'));
-  }, 120_000);
+  });
 
   it('deleteImage waits for the delete task; the image is then 404', async () => {
     const { data } = await central.POST('/images', {
@@ -130,5 +130,5 @@ describe('@svc/client against the simulator', () => {
       if (entity.spec?.name.startsWith('page-')) seen.push(entity.spec.name);
     }
     expect(seen).toEqual([...names].sort());
-  }, 120_000);
+  });
 });

@@ -142,7 +142,7 @@ describe('object stores', () => {
     const uuid = created.body.metadata.uuid;
     expect((await t.call('POST', '/oss/api/svc/v3/objectstores', { body })).status).toBe(409);
     let state;
-    for (let i = 0; i < 200 && state !== 'COMPLETE'; i++) {
+    for (let i = 0; i < 2000 && state !== 'COMPLETE'; i++) {
       const got = await t.call('GET', `/oss/api/svc/v3/objectstores/${uuid}`);
       state = got.body.status.state;
       if (state === 'COMPLETE') expect(got.body.status.percent_complete).toBe(100);
@@ -188,7 +188,7 @@ describe('object stores', () => {
     }
     expect((await t.call('DELETE', `/oss/api/svc/v3/objectstores/${uuid}`)).status).toBe(202);
     let gone = false;
-    for (let i = 0; i < 200 && !gone; i++) {
+    for (let i = 0; i < 2000 && !gone; i++) {
       gone = (await t.call('GET', `/oss/api/svc/v3/objectstores/${uuid}`)).status === 404;
       if (!gone) await new Promise((r) => setTimeout(r, 25));
     }

@@ -32,6 +32,9 @@ function raw(method, path, { body, headers = {}, chunked = false }) {
     const req = httpsRequest(`${t.sim.url}${path}`, {
       method,
       ca: t.sim.ca,
+      // a connection of its own: the same process encrypting 50 MB on a busy machine can outlast the
+      // server's keep-alive timeout of a reused connection, which then closes under the request
+      agent: false,
       headers: {
         authorization: AUTH,
         'content-type': 'application/json',

@@ -57,7 +57,7 @@ function run(args) {
   children.add(child);
   let out = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the simulator did not start in time:\n${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`the simulator did not start in time:\n${out}`)), 600_000);
     child.stdout.on('data', (chunk) => {
       out += chunk;
       const match = /local svc\s+(\S+)/.exec(out);

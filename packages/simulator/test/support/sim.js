@@ -105,7 +105,7 @@ export async function startTestSimulator(options = {}) {
 }
 
 /** Polls a v3 task until it is done (bounded). */
-export async function waitTask(call, uuid, { tries = 200, intervalMs = 25 } = {}) {
+export async function waitTask(call, uuid, { tries = 2000, intervalMs = 25 } = {}) {
   for (let i = 0; i < tries; i++) {
     const { body } = await call('GET', `/api/svc/v3/tasks/${uuid}`);
     if (['SUCCEEDED', 'FAILED', 'ABORTED'].includes(body.status)) return body;
