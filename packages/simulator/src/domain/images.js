@@ -7,7 +7,7 @@
 // and persisted, so a stop mid-write is seen and resolved at the next start (`recover`).
 import { conflict, HttpError, notFound } from '../errors.js';
 import { DONE, TaskError } from './tasks.js';
-import { nowUs } from './time.js';
+import { iso, nowUs } from './time.js';
 
 /**
  * @typedef {object} Image  an image document (the store's `image` kind)
@@ -35,6 +35,42 @@ import { nowUs } from './time.js';
  * @property {'upload' | 'fetch'} [writer]  who is writing its bytes now
  * @property {string} [error]      why it is in ERROR
  */
+
+/**
+ * The attributes of an image that the v3 image list filters and sorts on: every one it carries
+ * (stored with it: store.js).
+ * @param {any} i  an image document (or a part of one)
+ * @returns {Record<string, unknown>}
+ */
+export const imageAttributes = (i) => ({
+  name: i.name,
+  uuid: i.uuid,
+  state: i.state,
+  image_type: i.imageType,
+  architecture: i.architecture,
+  description: i.description,
+  source_uri: i.sourceUri,
+  creation_time: iso(i.createdUs),
+  last_update_time: iso(i.updatedUs),
+  size_bytes: i.sizeBytes ?? undefined,
+  product_name: i.version?.product_name,
+  product_version: i.version?.product_version,
+});
+
+/** The attributes the v3 image list sorts on (a sort index each in the store). */
+export const IMAGE_SORT = ['name', 'uuid', 'state', 'image_type', 'creation_time', 'last_update_time', 'size_bytes'];
+
+/**
+ * The attributes of an image the store indexes: the list's, and the writer that start-up recovery
+ * looks for (see `recover`).
+ * @param {any} i  an image document
+ * @returns {Record<string, unknown>}
+ */
+export const imageIndexes = (i) => ({
+  ...imageAttributes(i),
+  // `uploading`: the flag of data dirs written before the writer slot
+  _writer: i.writer ?? (i.uploading ? 'upload' : undefined),
+});
 
 /** @param {Image} i */
 export const hasData = (i) => i.sizeBytes !== null && i.sizeBytes !== undefined;
@@ -203,8 +239,14 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
     /** @returns {Image | undefined} */
     get: (uuid) => store.get('image', uuid),
     require,
-    /** @returns {Image[]} every image, oldest first */
+    /** @returns {Image[]} every image, oldest first (reads them all) */
     list: () => store.list('image'),
+    /**
+     * One page of images, from the store's indexes (the attributes of `imageAttributes`).
+     * @param {import('./store.js').PageQuery} query
+     * @returns {{ total: number, docs: Image[] }}
+     */
+    page: (query) => store.page('image', query),
     /** Changes whenever an image is written: answers derived from the list may be reused while it holds. */
     generation: () => store.generation('image'),
 
@@ -375,8 +417,8 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
      */
     recover() {
       const resolved = [];
-      for (const image of store.list('image')) {
-        // `uploading`: the flag of data dirs written before the writer slot
+      // by the index of `_writer` (imageIndexes): a large catalogue is not read at start
+      for (const image of store.having('image', '_writer')) {
         const writer = image.writer ?? (image.uploading ? 'upload' : undefined);
         if (!writer) continue;
         const task = image.taskUuid ? store.get('task', image.taskUuid) : undefined;

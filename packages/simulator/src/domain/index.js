@@ -3,15 +3,41 @@
 import { join } from 'node:path';
 import { createCategories } from './categories.js';
 import { createFiles } from './files.js';
-import { createImages } from './images.js';
+import { createImages, IMAGE_SORT, imageIndexes } from './images.js';
 import { createObjectStores } from './objectstores.js';
 import { openStore } from './store.js';
-import { createTasks } from './tasks.js';
+import { createTasks, TASK_SORT, taskAttributes } from './tasks.js';
 import { checkTopology, createTopology, seedTopology } from './topology.js';
 
 /**
  * @typedef {ReturnType<typeof createDomain>} Domain
  */
+
+/** Raise when `imageIndexes` or `taskAttributes` change: the stored attributes are computed again at the next start. */
+const INDEXES_VERSION = 3;
+
+/**
+ * Opens the state database of a data dir with the domain's indexes (what the lists filter and
+ * sort on). Also the bulk path of the bench: documents `put` here before a start are the
+ * simulator's (store.batch makes them one transaction).
+ * @param {string} dataDir
+ * @returns {import('./store.js').Store}
+ * @throws {Error} when the state cannot be opened
+ */
+export function openState(dataDir) {
+  return openStore(join(dataDir, 'state.sqlite'), {
+    indexes: {
+      // `_writer` and `_active`: what start-up looks for (store.having)
+      image: {
+        values: imageIndexes,
+        sort: [...IMAGE_SORT, '_writer'],
+        count: ['state', 'image_type', 'architecture', 'product_name', 'product_version'],
+      },
+      task: { values: taskAttributes, sort: [...TASK_SORT, '_active'], count: ['status', 'operation_type'] },
+    },
+    version: INDEXES_VERSION,
+  });
+}
 
 /**
  * Opens the state in `dataDir` (creating it at the first start) and resolves what a stop left in
@@ -37,7 +63,7 @@ export function createDomain({
   sourceTimeoutMs,
   trust,
 }) {
-  const store = openStore(join(dataDir, 'state.sqlite'));
+  const store = openState(dataDir);
   const meta = store.get('meta', 'simulator') ?? { seed: seed ?? Math.floor(Math.random() * 2 ** 31) };
   store.put('meta', 'simulator', meta);
   if (topologySpec) seedTopology(store, meta.seed, checkTopology(topologySpec), { replace: true });

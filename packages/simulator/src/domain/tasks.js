@@ -6,7 +6,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { nowUs } from './time.js';
+import { iso, nowUs } from './time.js';
 
 /**
  * The one operation table: each task operation and its name in each API (v3 `operation_type`,
@@ -24,6 +24,24 @@ export const OPERATIONS = {
   regenerate_cert: { v3: 'regenerate_objectstore_cert', element: 'ObjectStoreUpdate' },
   enable_service: { v3: 'enable_oss_service', element: 'ServiceEnable' },
 };
+
+/**
+ * The attributes of a task that the v3 task list filters and sorts on (stored with it: store.js).
+ * @param {any} t  a task document
+ * @returns {Record<string, unknown>}
+ */
+export const taskAttributes = (t) => ({
+  status: t.status,
+  operation_type: OPERATIONS[t.operation]?.v3 ?? t.operation,
+  entity_uuid: t.entity?.uuid,
+  creation_time: iso(t.createdUs),
+  uuid: t.uuid,
+  // not a list attribute: what start-up finds to run again (`resume`), by an index
+  _active: DONE.has(t.status) ? undefined : 1,
+});
+
+/** The attributes the v3 task list sorts on (a sort index each in the store). */
+export const TASK_SORT = ['status', 'operation_type', 'creation_time', 'uuid'];
 
 /** A job failure with the task's error_code and error_detail. */
 export class TaskError extends Error {
@@ -174,6 +192,15 @@ export function createTasks({ store, taskMs, faults }) {
     },
     list: () => store.list('task').map(withProgress),
     /**
+     * One page of tasks, from the store's indexes (the attributes of `taskAttributes`).
+     * @param {import('./store.js').PageQuery} query
+     * @returns {{ total: number, docs: any[] }}
+     */
+    page(query) {
+      const found = store.page('task', query);
+      return { total: found.total, docs: found.docs.map(withProgress) };
+    },
+    /**
      * Asks a task to abort (v3 tasks_abort): `requested_status` ABORTED, then status ABORTED.
      * @returns {'aborted' | 'done' | undefined} undefined when there is no such task
      */
@@ -216,7 +243,9 @@ export function createTasks({ store, taskMs, faults }) {
     },
     /** Runs again every task a stop left QUEUED or RUNNING. */
     resume() {
-      for (const task of store.list('task')) if (!DONE.has(task.status)) setImmediate(() => run(task.uuid, true));
+      // by the index of `_active` (taskAttributes): the finished ones are not read
+      for (const task of store.having('task', '_active'))
+        if (!DONE.has(task.status)) setImmediate(() => run(task.uuid, true));
     },
     /** Stops the running jobs; their tasks stay as they are, for `resume` at the next start. */
     close() {

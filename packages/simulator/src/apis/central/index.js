@@ -2,7 +2,9 @@
 // image store that the element-level API shares. Handlers only: each translates the wire to the
 // domain and the domain's answer to the v3 view (views.js).
 
-import { pageOf } from '../../domain/lists.js';
+import { IMAGE_SORT } from '../../domain/images.js';
+import { listQuery, pageOf } from '../../domain/lists.js';
+import { TASK_SORT } from '../../domain/tasks.js';
 import { HttpError, notFound } from '../../errors.js';
 import { v3ErrorBody, v3Unauthorized } from '../v3.js';
 import {
@@ -13,12 +15,10 @@ import {
   IMAGE_ATTRIBUTES,
   imageJson,
   imageV3,
-  imageValues,
   SUBNET_ATTRIBUTES,
   subnetV3,
   subnetValues,
   taskV3,
-  taskValues,
 } from './views.js';
 
 /** The status of a request the schema refuses. */
@@ -104,10 +104,12 @@ export const handlers = {
     const generation = images.generation();
     const cached = cache.get(key);
     if (cached?.generation === generation) return { status: 200, json: cached.json };
-    const found = pageOf(images.list(), imageValues, body, {
+    const query = listQuery(body, {
       filter: IMAGE_ATTRIBUTES,
-      sort: ['name', 'uuid', 'state', 'image_type', 'creation_time', 'last_update_time', 'size_bytes'],
+      sort: IMAGE_SORT,
     });
+    const { total, docs } = images.page(query);
+    const found = { total, offset: query.offset, page: docs };
     // assembled from each image's cached JSON: the list is the hot path of polling clients
     const json = `{"api_version":"${API_VERSION}","metadata":${JSON.stringify(listMetadata('image', body, found))},"entities":[${found.page.map((i) => imageJson(i, ctx)).join(',')}]}`;
     if (cache.size >= 64) cache.clear();
@@ -190,10 +192,12 @@ export const handlers = {
 
   async tasks_list(ctx) {
     const body = ctx.body ?? {};
-    const found = pageOf(ctx.domain.tasks.list(), taskValues, body, {
+    const query = listQuery(body, {
       filter: ['status', 'operation_type', 'entity_uuid', 'uuid'],
-      sort: ['status', 'operation_type', 'creation_time', 'uuid'],
+      sort: TASK_SORT,
     });
+    const { total, docs } = ctx.domain.tasks.page(query);
+    const found = { total, offset: query.offset, page: docs };
     return {
       status: 200,
       body: { api_version: API_VERSION, metadata: listMetadata('task', body, found), entities: found.page.map(taskV3) },

@@ -1,5 +1,6 @@
 // The v3 views of the domain's entities (schemas ImageIntentResponse, Task, cluster and subnet
 // intents) and the attributes the v3 lists filter and sort on.
+import { imageAttributes } from '../../domain/images.js';
 import { OPERATIONS } from '../../domain/tasks.js';
 import { iso } from '../../domain/time.js';
 
@@ -36,32 +37,8 @@ export function taskV3(t) {
   return out;
 }
 
-/** The attributes of a task that `tasks_list` filters and sorts on. */
-export const taskValues = (t) => ({
-  status: t.status,
-  operation_type: operationType(t),
-  entity_uuid: t.entity.uuid,
-  creation_time: iso(t.createdUs),
-  uuid: t.uuid,
-});
-
-/** The attributes of an image that `images_list` filters and sorts on: every one it carries. */
-export const imageValues = (i) => ({
-  name: i.name,
-  uuid: i.uuid,
-  state: i.state,
-  image_type: i.imageType,
-  architecture: i.architecture,
-  description: i.description,
-  source_uri: i.sourceUri,
-  creation_time: iso(i.createdUs),
-  last_update_time: iso(i.updatedUs),
-  size_bytes: i.sizeBytes ?? undefined,
-  product_name: i.version?.product_name,
-  product_version: i.version?.product_version,
-});
 /** What an image list's `filter` may name (production filters on any attribute the entity carries). */
-export const IMAGE_ATTRIBUTES = Object.keys(imageValues({ createdUs: 0, updatedUs: 0 }));
+export const IMAGE_ATTRIBUTES = Object.keys(imageAttributes({ createdUs: 0, updatedUs: 0 }));
 
 /** The attributes of a cluster that `clusters_list` filters on. */
 export const clusterValues = (c) => ({
