@@ -1,7 +1,7 @@
 // Runs before `npm test`, so that the test command works on a fresh clone by itself: installs the
-// packages (a no-op when they are current), then makes sure the browser tests have a Chromium.
-// Where Chromium is missing it installs Debian's package when it can (root with apt-get), saying
-// so; otherwise it stops at once with the one command to run.
+// packages (a no-op when they are current), then makes sure the browser tests have a Chromium and
+// the explorer's Go samples a `go`. Where one is missing it installs Debian's package when it can
+// (root with apt-get), saying so; otherwise it stops at once with the one command to run.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +50,25 @@ if (!existsSync(chromiumPath)) {
     !existsSync(chromiumPath)
   ) {
     console.error(`pretest: installing chromium failed; run: ${command}`);
+    process.exit(1);
+  }
+}
+
+// The explorer's Go samples are compiled and run by its tests (packages/explorer/test/code-samples.test.js).
+if (!onPath('go')) {
+  const command = 'apt-get update && apt-get install -y golang-go';
+  if (process.getuid?.() !== 0 || !onPath('apt-get')) {
+    console.error(`pretest: the explorer's Go samples need go on PATH; install it with: sudo ${command}`);
+    process.exit(1);
+  }
+  console.log(`pretest: go is missing; installing Debian's golang-go for the explorer's Go samples (${command})`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (
+    run('apt-get', ['update', '-qq'], env) !== 0 ||
+    run('apt-get', ['install', '-y', '-qq', 'golang-go'], env) !== 0 ||
+    !onPath('go')
+  ) {
+    console.error(`pretest: installing golang-go failed; run: ${command}`);
     process.exit(1);
   }
 }

@@ -91,12 +91,15 @@ function buildScalar(outDir, standalone) {
   );
 }
 
+/** The page's window with the time the bench records in it. @typedef {Window & { __firstOperation?: number }} BenchWindow */
+
 /** Records when the first operation appears (ms since navigation start). */
 const OBSERVE = (selector) => {
+  const page = /** @type {BenchWindow} */ (window);
   const seen = () => {
-    if (window.__firstOperation === undefined && document.querySelector(selector))
-      window.__firstOperation = performance.now();
-    return window.__firstOperation !== undefined;
+    if (page.__firstOperation === undefined && document.querySelector(selector))
+      page.__firstOperation = performance.now();
+    return page.__firstOperation !== undefined;
   };
   new MutationObserver((_records, observer) => {
     if (seen()) observer.disconnect();
@@ -131,13 +134,15 @@ async function measure(browser, { url, selector }, { weigh = false } = {}) {
   });
   await page.addInitScript(OBSERVE, selector);
   const open = async () => {
-    await page.waitForFunction(() => window.__firstOperation !== undefined, null, { timeout: 60_000 });
+    await page.waitForFunction(() => /** @type {BenchWindow} */ (window).__firstOperation !== undefined, null, {
+      timeout: 60_000,
+    });
   };
   const first = await wireBytes(page, async () => {
     await page.goto(url);
     await open();
   });
-  const ms = await page.evaluate(() => window.__firstOperation);
+  const ms = await page.evaluate(() => /** @type {BenchWindow} */ (window).__firstOperation);
   const count = await page.locator(selector).count();
   let reload;
   if (weigh)

@@ -50,6 +50,7 @@ export function stripAuthorNotes(document) {
  */
 export function searchIndexOf(api, name, document) {
   const tags = new Map((document.tags ?? []).map((t) => [t.name, []]));
+  /** @type {Record<string, { tag: string, method: string, path: string, summary: string, text: string }>} */
   const ops = {};
   for (const { path, method, operation } of operations(document)) {
     if (!operation.operationId) continue;

@@ -155,7 +155,12 @@ export function createRelay() {
       proxy.web(
         req,
         res,
-        { target, ...(tls ? { secure: tls.secure, ca: tls.ca } : {}), ...(agent ? { agent } : {}) },
+        // http-proxy-3 types `ca` as one string; Node's TLS (which gets it) takes the array too.
+        {
+          target,
+          ...(tls ? { secure: tls.secure, ca: /** @type {string} */ (/** @type {unknown} */ (tls.ca)) } : {}),
+          ...(agent ? { agent } : {}),
+        },
         fail,
       );
     },

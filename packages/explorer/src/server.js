@@ -198,7 +198,8 @@ export async function startExplorer(
         'content-length': Buffer.byteLength(info),
         'cache-control': 'no-store',
       });
-      return res.end(req.method === 'HEAD' ? undefined : info);
+      res.end(req.method === 'HEAD' ? undefined : info);
+      return;
     }
     if (request.path === undefined) return sendText(res, 404, 'Not found\n');
     return serveStatic(req, res, request.path);

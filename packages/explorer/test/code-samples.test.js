@@ -14,8 +14,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   clientFactory,
   curl,
+  go,
   LABELS,
   literal,
+  powershell,
   python,
   samplesOf,
   shellQuote,
@@ -145,21 +147,66 @@ describe('code samples', () => {
     expect(upload).toContain("'X-Container': '<X-Container>'");
   });
 
-  it('skips TLS verification in all three languages or in none (curl -k)', () => {
+  it('go and powershell: method, URL, headers, body, credentials from the environment', () => {
+    const byId = Object.fromEntries(operations(doc).map((o) => [o.operation.operationId, o]));
+    const request = (id) =>
+      sampleRequest('central', doc, byId[id].path, byId[id].method, byId[id].pathItem, byId[id].operation);
+    const update = {
+      ...request('images_update'),
+      params: { path: [{ name: 'uuid', value: 'a b' }], query: [], header: [{ name: 'X-Trace', value: "it's" }] },
+    };
+    const goUpdate = go(update);
+    expect(goUpdate).toContain('requestUrl := "https://" + os.Getenv("SVC_HOST") + ":9440/api/svc/v3/images/a%20b"');
+    expect(goUpdate).toContain('http.NewRequest("PUT", requestUrl, payload)');
+    expect(goUpdate).toContain('req.SetBasicAuth(os.Getenv("SVC_USER"), os.Getenv("SVC_PASSWORD"))');
+    expect(goUpdate).toContain('req.Header.Add("Content-Type", "application/json")');
+    expect(goUpdate).toContain('req.Header.Add("X-Trace", "it\'s")');
+    expect(goUpdate).toContain(`"name": "it's"`);
+    const psUpdate = powershell(update);
+    expect(psUpdate).toContain(
+      "-Uri ('https://' + $env:SVC_HOST + ':9440/api/svc/v3/images/a%20b') -Method 'PUT' -Headers $headers -Body $body.ToArray()",
+    );
+    expect(psUpdate).toContain('[pscredential]::new($env:SVC_USER, (ConvertTo-SecureString $env:SVC_PASSWORD');
+    expect(psUpdate).toContain('-Authentication Basic -Credential $credential');
+    expect(psUpdate).toContain("'Content-Type' = 'application/json'");
+    expect(psUpdate).toContain("'X-Trace' = 'it''s'");
+    expect(psUpdate).toContain(`GetBytes('{"spec":{"name":"it''s"}}')`);
+    // Plain http: PowerShell needs to be told to send basic auth unencrypted.
+    const local = { ...update, insecure: false, server: [{ text: 'http://127.0.0.1:8080/local/api/svc/v3' }] };
+    expect(powershell(local)).toContain('-AllowUnencryptedAuthentication');
+    expect(powershell(update)).not.toContain('-AllowUnencryptedAuthentication');
+    // A file body is read from the file; a download is written to one.
+    const upload = request('images_upload_file');
+    expect(go(upload)).toContain('payload, _ := os.Open("image.qcow2")');
+    expect(go(upload)).toContain('http.NewRequest("PUT", requestUrl, payload)');
+    expect(powershell(upload)).toContain("-InFile 'image.qcow2'");
+    const download = request('images_download_file');
+    expect(go(download)).toContain('os.WriteFile("image.qcow2", body, 0o644)');
+    expect(powershell(download)).toContain('-OutFile image.qcow2');
+    for (const source of [goUpdate, psUpdate, go(upload), powershell(upload)]) {
+      expect(source).not.toMatch(/Authorization|Basic [A-Za-z0-9+/=]{8,}/);
+    }
+  });
+
+  it('skips TLS verification in all five languages or in none (curl -k)', () => {
     const [update] = operations(doc);
     const request = sampleRequest('central', doc, update.path, update.method, update.pathItem, update.operation);
-    const on = [curl(request), typescript(request), python(request)];
+    const on = [curl(request), typescript(request), python(request), go(request), powershell(request)];
     expect(on[0]).toContain('curl -k ');
     expect(on[1]).toContain('insecureSkipTlsVerify: true');
     expect(on[2]).toContain('verify=False');
+    expect(on[3]).toContain('TLSClientConfig: &tls.Config{InsecureSkipVerify: true}');
+    expect(on[4]).toContain('-SkipCertificateCheck');
     const off = { ...request, insecure: false, server: [{ text: 'https://pc.example:9440/api/svc/v3' }] };
     expect(curl(off)).not.toContain('-k');
     expect(typescript(off)).not.toContain('insecureSkipTlsVerify');
     expect(python(off)).not.toContain('verify=');
+    expect(go(off)).not.toContain('InsecureSkipVerify');
+    expect(powershell(off)).not.toContain('SkipCertificateCheck');
     expect(curl(off)).toContain('"https://pc.example:9440/api/svc/v3/images/a%20b"');
   });
 
-  it('gives the three samples of a request, labelled', () => {
+  it('gives the five samples of a request, labelled', () => {
     const [update] = operations(doc);
     const samples = samplesOf(
       sampleRequest('central', doc, update.path, update.method, update.pathItem, update.operation),
@@ -168,6 +215,8 @@ describe('code samples', () => {
       ['Shell', LABELS.curl],
       ['TypeScript', '@svc/client'],
       ['Python', 'Python (requests)'],
+      ['Go', 'Go'],
+      ['PowerShell', 'PowerShell'],
     ]);
   });
 });
@@ -239,4 +288,41 @@ describe('Python samples of the bundles', () => {
       rmSync(work, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('Go samples of the bundles', () => {
+  it('build with go (one package, a file per sample), and a broken control does not', () => {
+    const work = mkdtempSync(join(tmpdir(), 'explorer-go-'));
+    // No network: the samples use the standard library only.
+    const env = { ...process.env, GOPROXY: 'off', GOCACHE: join(tmpdir(), 'explorer-go-cache') };
+    const build = () =>
+      spawnSync('go', ['build', '-o', join(work, 'out'), '.'], { cwd: work, encoding: 'utf8', env, timeout: 240_000 });
+    try {
+      // One compilation: each sample's main() becomes a function of its own file (imports are per file).
+      writeFileSync(join(work, 'go.mod'), 'module samples\n\ngo 1.19\n');
+      writeFileSync(join(work, 'main.go'), 'package main\n\nfunc main() {}\n');
+      let count = 0;
+      for (const api of apis()) {
+        const document = JSON.parse(readFileSync(api.bundleJson, 'utf8'));
+        for (const { path, method, pathItem, operation } of operations(document)) {
+          const request = sampleRequest(api.name, document, path, method, pathItem, operation);
+          for (const insecure of [false, true]) {
+            const source = go({ ...request, insecure });
+            expect(source).toContain('\nfunc main() {\n');
+            writeFileSync(join(work, `sample${count}.go`), source.replace('func main()', `func sample${count}()`));
+            count++;
+          }
+        }
+      }
+      expect(count).toBeGreaterThan(40);
+      const result = build();
+      expect(result.error).toBeUndefined();
+      expect(result.stderr).toBe('');
+      expect(result.status).toBe(0);
+      writeFileSync(join(work, 'control.go'), 'package main\n\nimport "os"\n\nfunc control() {}\n');
+      expect(build().stderr).toMatch(/control\.go.*imported and not used/);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

@@ -328,3 +328,79 @@ describe('keyboard and search', () => {
     }
   });
 });
+
+describe('request history of this tab', () => {
+  it('keeps the requests and answers without credentials, and replays one after a reload', async () => {
+    const page = await newPage();
+    try {
+      await page.goto(`${explorer.url}?api=central#/Images/images_list`);
+      const op = page.locator('.opblock[id$="-images_list"]');
+      await op.locator('button.execute').waitFor({ timeout: 60_000 });
+      await authorize(page);
+      const body = op.locator('.body-param textarea');
+      await body.fill(JSON.stringify({ kind: 'image', length: 1 }));
+      await op.locator('button.execute').click();
+      const entries = page.locator('.svc-history li');
+      await expect.poll(() => entries.count(), { timeout: 60_000 }).toBe(1);
+      expect(await entries.first().innerText()).toMatch(/POST\s+\/images\/list\s+200/);
+
+      // Nothing of the credentials in storage but Authorize's own session entry.
+      const storage = await page.evaluate(() => ({
+        session: Object.fromEntries(Object.entries(sessionStorage)),
+        local: Object.fromEntries(Object.entries(localStorage)),
+      }));
+      const basic = Buffer.from(`${simulator.user}:${PASSWORD}`).toString('base64');
+      const { 'svc-explorer.auth': auth, ...rest } = storage.session;
+      expect(JSON.parse(auth).basicAuth ?? Object.values(JSON.parse(auth))[0]).toBeTruthy();
+      for (const text of [JSON.stringify(rest), JSON.stringify(storage.local)]) {
+        expect(text).not.toContain(PASSWORD);
+        expect(text).not.toContain(basic);
+        expect(text).not.toMatch(/authorization/i);
+      }
+      const [entry] = JSON.parse(rest['svc-explorer.history']);
+      expect(entry).toMatchObject({
+        api: 'central',
+        operationId: 'images_list',
+        method: 'post',
+        status: 200,
+        body: { kind: 'json', value: { kind: 'image', length: 1 } },
+      });
+
+      // The history survives a reload (this tab's session); Replay sends the same body again.
+      await page.reload();
+      await expect.poll(() => entries.count(), { timeout: 60_000 }).toBe(1);
+      await entries.first().locator('button.svc-history-replay').click();
+      await expect.poll(() => entries.count(), { timeout: 60_000 }).toBe(2);
+      const replayed = await page.evaluate(() => JSON.parse(sessionStorage.getItem('svc-explorer.history'))[0]);
+      expect(replayed).toMatchObject({ operationId: 'images_list', status: 200, body: entry.body });
+      expect(replayed.id).toBeGreaterThan(entry.id);
+      expect(await body.inputValue()).toContain('"length": 1');
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  });
+});
+
+describe('small things', () => {
+  it('an invalid UUID gets one clear message, not a raw regex and "Guid"', async () => {
+    const page = await newPage();
+    try {
+      await page.goto(`${explorer.url}?api=central#/Tasks/tasks_get`);
+      const op = page.locator('.opblock[id$="-tasks_get"]');
+      const uuid = op.locator('tr[data-param-name="uuid"] input');
+      await uuid.waitFor({ timeout: 60_000 });
+      await uuid.fill('not-a-uuid');
+      await op.locator('button.execute').click();
+      const messages = op.locator('.validation-errors li');
+      await expect.poll(() => messages.count(), { timeout: 60_000 }).toBe(1);
+      const text = await messages.first().innerText();
+      expect(text).toContain("For 'uuid': Value must be a UUID: 8-4-4-4-12 hexadecimal digits");
+      expect(text).not.toMatch(/pattern|Guid/);
+      await expect.poll(() => uuid.getAttribute('title')).toContain('Value must be a UUID');
+      expect(await uuid.getAttribute('title')).not.toMatch(/pattern|Guid/);
+    } finally {
+      await page.context().close();
+    }
+  });
+});

@@ -1,7 +1,7 @@
 // The page's logic that does not need a browser: error explanations, search, workflow values.
 import { describe, expect, it } from 'vitest';
 import { searchIndexOf, stripAuthorNotes } from '../scripts/search-index.mjs';
-import { explain } from '../src/page/errors.js';
+import { explain, paramErrors, UUID_MESSAGE, validationMessages } from '../src/page/errors.js';
 import { matchingIds, operationLink, queryWords, search } from '../src/page/search.js';
 import { linkValues, pointerGet, pointerSet, resolveValue, stepInputs, stepState } from '../src/page/workflow.js';
 
@@ -239,5 +239,24 @@ describe('workflow values', () => {
       { name: 'fixed', value: 3 },
     ]);
     expect(linkValues({ parameters: { uuid: '$response.body#/missing' } }, answer)).toBeNull();
+  });
+});
+
+describe('one message for a bad UUID', () => {
+  const pattern =
+    'Value must follow pattern ^[a-fA-F0-9]{8}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{12}$';
+  it("replaces Swagger UI's Guid and pattern errors of a value with one", () => {
+    expect(paramErrors([pattern, 'Value must be a Guid'])).toEqual([UUID_MESSAGE]);
+    expect(paramErrors(['Required field is not provided'])).toEqual(['Required field is not provided']);
+    expect(paramErrors(['Value must follow pattern ^a$'])).toEqual(['Value must follow pattern ^a$']);
+  });
+  it('does so per parameter in the list under Execute, leaving the others', () => {
+    expect(
+      validationMessages([
+        `For 'uuid': ${pattern}.`,
+        "For 'uuid': Value must be a Guid.",
+        "For 'name': Value must follow pattern ^a$.",
+      ]),
+    ).toEqual([`For 'uuid': ${UUID_MESSAGE}.`, "For 'name': Value must follow pattern ^a$."]);
   });
 });

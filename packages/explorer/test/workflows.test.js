@@ -230,6 +230,7 @@ describe('"Start here" workflows against the local svc', () => {
       ['curl', 'shell'],
       ['@svc/client', 'typescript'],
       ['Python (requests)', 'python'],
+      ['Go', 'go'],
     ]) {
       await samples.getByRole('tab', { name: label }).click();
       const source = await samples.locator('pre').innerText();

@@ -42,6 +42,15 @@ export function fixAccessibility(root) {
     link.setAttribute('data-href', link.getAttribute('href'));
     link.removeAttribute('href');
   }
+  // "Server variables" is an h4 under the Servers h2: announced (and ordered) as an h3.
+  for (const heading of root.querySelectorAll('.servers h4:not([aria-level])')) heading.setAttribute('aria-level', '3');
+  // Each responses table is a region: with two operations open, unnamed ones are not told apart.
+  for (const table of root.querySelectorAll('table.responses-table[role=region]:not([aria-label])')) {
+    const block = table.closest('.opblock');
+    const method = block?.querySelector('.opblock-summary-method')?.textContent ?? '';
+    const path = block?.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '';
+    table.setAttribute('aria-label', ('Responses of ' + method + ' ' + path).trim());
+  }
   // Code and example blocks scroll sideways: the keyboard must be able to reach them.
   for (const block of root.querySelectorAll('pre.microlight:not([tabindex]), .highlight-code > pre:not([tabindex])'))
     block.setAttribute('tabindex', '0');

@@ -1,6 +1,7 @@
 // The page's components: sidebar and search, "Start here" and the step bar, live samples and the
 // one curl, error explanations, followed links, the skip link. ES module.
 import { explain } from './errors.js';
+import { historyEntries, replay } from './history.js';
 import { liveRequest, loggedInUser, opsFilter, selfSigned } from './requests.js';
 import {
   activeWorkflow,
@@ -93,8 +94,9 @@ export function createComponents(system) {
     const index = Math.min(selected, samples.length - 1);
     const id = 'svc-samples-' + method + path.replace(/[^A-Za-z0-9]+/g, '-');
     return h(
-      'section',
-      { className: 'svc-code-samples', 'aria-labelledby': id + '-title' },
+      // A group, not a region: a landmark here would be one of many alike (axe landmark-unique).
+      'div',
+      { className: 'svc-code-samples', role: 'group', 'aria-labelledby': id + '-title' },
       h(
         'div',
         { className: 'opblock-section-header' },
@@ -175,6 +177,7 @@ export function createComponents(system) {
   /** The explanation of an error answer, above Swagger UI's response. */
   function Explanation({ response, sys }) {
     useStoreUpdates(sys);
+    /** @type {Record<string, string>} */
     const headers = {};
     for (const [k, v] of Object.entries(toJS(response.get('headers')) || {})) headers[k.toLowerCase()] = String(v);
     const text = response.get('text');
@@ -224,6 +227,7 @@ export function createComponents(system) {
         body = undefined;
       }
     }
+    /** @type {Record<string, string>} */
     const headers = {};
     for (const [k, v] of Object.entries(toJS(response.get('headers')) || {})) headers[k.toLowerCase()] = String(v);
     const items = links
@@ -408,6 +412,51 @@ export function createComponents(system) {
         { className: 'svc-nav-tree', open: window.matchMedia?.('(min-width: 900px)').matches ?? true },
         h('summary', null, 'Browse APIs and operations'),
         tree,
+      ),
+      h(History, { sys }),
+    );
+  }
+
+  /** The requests of this tab to the API shown, newest first, each with Replay. */
+  function History({ sys }) {
+    useLocation();
+    const entries = historyEntries().filter((e) => e.api === page.api);
+    if (!entries.length) return null;
+    return h(
+      'details',
+      { className: 'svc-history', open: true },
+      h('summary', null, 'History of this tab (' + entries.length + ')'),
+      h(
+        'ol',
+        null,
+        entries.map((entry) => {
+          const action = entry.body?.kind === 'file' ? 'Open' : 'Replay';
+          return h(
+            'li',
+            { key: entry.id, 'data-history': entry.id },
+            h('span', { className: 'svc-method svc-method-' + entry.method }, entry.method.toUpperCase()),
+            ' ',
+            h('code', { className: 'svc-history-url', title: entry.url }, entry.path),
+            ' ',
+            h('span', { className: 'svc-history-status' }, entry.status ? String(entry.status) : 'no answer'),
+            ' ',
+            h('time', { dateTime: entry.at }, entry.at.slice(11, 19)),
+            ' ',
+            h(
+              'button',
+              {
+                type: 'button',
+                className: 'btn svc-history-replay',
+                // The name starts with the visible word (axe label-content-name-mismatch).
+                'aria-label':
+                  action + ' ' + entry.method.toUpperCase() + ' ' + entry.path + ' of ' + entry.at.slice(11, 19),
+                onClick: () => replay(sys, entry),
+              },
+              action,
+            ),
+            entry.preview ? h('pre', { className: 'svc-history-preview', tabIndex: 0 }, entry.preview) : null,
+          );
+        }),
       ),
     );
   }
@@ -675,11 +724,14 @@ export function createComponents(system) {
       event.preventDefault();
       const id = decodeURIComponent(location.hash).split('/')[2];
       const block = id && document.querySelector('.opblock.is-open[id$="-' + CSS.escape(id) + '"]');
-      const target = block?.querySelector('.opblock-summary-control') || document.getElementById('svc-main');
+      const target = /** @type {HTMLElement | null} */ (
+        block?.querySelector('.opblock-summary-control') || document.getElementById('svc-main')
+      );
       target?.focus();
       target?.scrollIntoView({ block: 'start' });
     };
-    return h('a', { href: '#', className: 'svc-skip', onClick }, 'Skip to the operation');
+    // An in-page href: axe-core knows a skip link by it (its target outside every landmark is fine).
+    return h('a', { href: '#svc-main', className: 'svc-skip', onClick }, 'Skip to the operation');
   }
 
   function SvcLayout() {
@@ -695,7 +747,8 @@ export function createComponents(system) {
         { className: 'svc-columns' },
         h(Sidebar, { sys: system }),
         h(
-          'main',
+          // Not a <main>: Swagger UI's operations are the page's one main landmark.
+          'div',
           { className: 'svc-main', id: 'svc-main', tabIndex: -1 },
           h(StartHere, { sys: system }),
           h(BaseLayout),
@@ -740,7 +793,8 @@ export function createComponents(system) {
     ) {
       return h(NoMatch, { q: filter });
     }
-    return h(Original, props);
+    // The tags are h3 under the API's h1: an h2 between them keeps the heading order.
+    return h(React.Fragment, null, h('h2', { className: 'svc-visually-hidden' }, 'Operations'), h(Original, props));
   }
 
   /** Execute; a file upload without a file says what is missing (Swagger UI would do nothing). */
@@ -795,6 +849,7 @@ export function createComponents(system) {
     Explanation,
     FollowLinks,
     Sidebar,
+    History,
     NoMatch,
     StartHere,
     LiveCurl,

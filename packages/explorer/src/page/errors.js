@@ -93,3 +93,37 @@ export function explain(answer) {
   if (!lines.length) return null;
   return { title: status + ': the service refused the request.', lines, authorize: false };
 }
+
+// ---- Parameter validation: Swagger UI checks a `format: uuid` value twice (its own "Guid" test
+// and the schema's `pattern`, shown as a raw regex); one clear message replaces both.
+const GUID = /^Value must be a Guid$/;
+const PATTERN = /^Value must follow pattern /;
+/** The one message of a value that is not a UUID. */
+export const UUID_MESSAGE =
+  'Value must be a UUID: 8-4-4-4-12 hexadecimal digits (3fa85f64-5717-4562-b3fc-2c963f66afa6)';
+
+/**
+ * A parameter's validation errors with the two of a bad UUID made one.
+ * @param {string[]} errors Swagger UI's errors of one value
+ * @returns {string[]}
+ */
+export function paramErrors(errors) {
+  if (!errors.some((e) => GUID.test(e))) return errors;
+  return [...errors.filter((e) => !GUID.test(e) && !PATTERN.test(e)), UUID_MESSAGE];
+}
+
+/**
+ * The list under Execute ("For 'uuid': Value must be a Guid.") with the two of a bad UUID made one.
+ * @param {string[]} lines Swagger UI's `validationErrors` of an operation
+ * @returns {string[]}
+ */
+export function validationMessages(lines) {
+  const parse = (line) => /^(For '[^']*'[^:]*): (.*?)\.?$/.exec(line);
+  const guid = new Set(lines.map((line) => parse(line)).flatMap((m) => (m && GUID.test(m[2]) ? [m[1]] : [])));
+  return lines.flatMap((line) => {
+    const m = parse(line);
+    if (!m || !guid.has(m[1])) return [line];
+    if (GUID.test(m[2])) return [m[1] + ': ' + UUID_MESSAGE + '.'];
+    return PATTERN.test(m[2]) ? [] : [line];
+  });
+}

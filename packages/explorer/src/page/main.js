@@ -1,11 +1,10 @@
 // The explorer page: Swagger UI with the house plugin. scripts/build.mjs bundles this module and
 // its imports into dist/explorer.js (one classic script, so that the page also works opened from
 // disk), after `window.SVC_EXPLORER = { apis: [{ api, name, url }], index: [...] }`.
-/* global SwaggerUIBundle, SwaggerUIStandalonePreset */
 import { keepAccessible } from './a11y.js';
 import { ExplorerPlugin } from './plugin.js';
 import { fromDisk, requestInterceptor } from './requests.js';
-import { config, initial, pageParams, unknownApi } from './state.js';
+import { config, initial, pageParams, pageWindow, unknownApi } from './state.js';
 
 /**
  * Opened from disk (a downloaded CI artifact), the browser refuses fetch() of file: URLs: the
@@ -17,7 +16,7 @@ function specUrls(done) {
   const script = document.createElement('script');
   script.src = './specs/specs.js';
   script.onload = () => {
-    const specs = window.SVC_EXPLORER_SPECS || {};
+    const specs = pageWindow.SVC_EXPLORER_SPECS || {};
     done(
       config.apis.map((a) => {
         const spec = specs[a.api];
@@ -37,7 +36,8 @@ specUrls(start);
 
 function start(urls) {
   const query = pageParams.get('q');
-  window.ui = SwaggerUIBundle({
+  const { SwaggerUIBundle, SwaggerUIStandalonePreset } = pageWindow;
+  pageWindow.ui = SwaggerUIBundle({
     dom_id: '#swagger-ui',
     urls,
     'urls.primaryName': initial.name,
@@ -92,7 +92,7 @@ function start(urls) {
         } catch {
           return;
         } // as Swagger UI does on load
-        window.ui.layoutActions.parseDeepLinkHash(hash);
+        pageWindow.ui.layoutActions.parseDeepLinkHash(hash);
       });
     },
   });

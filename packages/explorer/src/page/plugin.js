@@ -1,5 +1,7 @@
 // Swagger UI's house plugin: only wiring (actions wrapped, components placed). ES module.
 import { createComponents } from './components.js';
+import { paramErrors, validationMessages } from './errors.js';
+import { recordHistory } from './history.js';
 import { displayedRequest, forgetAuth, opsFilter, rememberAuth, restoreAuth } from './requests.js';
 import { recordStepAnswer, resumeWorkflow } from './runner.js';
 import { apiChosen } from './state.js';
@@ -43,6 +45,10 @@ export function ExplorerPlugin(system) {
         },
       },
       spec: {
+        // One message for a bad UUID in the list under Execute (see paramErrors below).
+        wrapSelectors: {
+          validationErrors: (ori) => (_state, pathMethod) => validationMessages(ori(pathMethod) || []),
+        },
         wrapActions: {
           updateUrl: (ori) => (url) => {
             const result = ori(url);
@@ -59,8 +65,9 @@ export function ExplorerPlugin(system) {
             return result;
           },
           setRequest: (ori) => (path, method, req) => ori(path, method, displayedRequest(req)),
-          setResponse: (ori) => (path, method, res) => {
+          setResponse: (ori, sys) => (path, method, res) => {
             recordStepAnswer(path, method, res);
+            recordHistory(sys, path, method, res);
             return ori(path, method, res);
           },
         },
@@ -84,8 +91,27 @@ export function ExplorerPlugin(system) {
             : null,
         ),
       operations: (Original, sys) => (props) => h(OperationsOrNoMatch, { Original, sys, props }),
+      // One message for a bad UUID on the field itself (its title); Original reads an Immutable list.
+      JsonSchema_string: (Original) => (props) => {
+        const list = props.errors;
+        const errors = list?.toJS ? list.toJS() : [];
+        const fixed = paramErrors(errors);
+        return h(Original, fixed === errors ? props : { ...props, errors: list.clear().push(...fixed) });
+      },
       execute: (Original, sys) => (props) => h(ExecuteWithFileCheck, { Original, sys, props }),
-      ServersContainer: (Original) => (props) => h(React.Fragment, null, h(Original, props), h(SelfSignedToggle)),
+      // What Swagger UI renders before its <main> goes in named regions: all content in landmarks.
+      ServersContainer: (Original) => (props) =>
+        h(
+          'section',
+          { className: 'svc-servers', 'aria-labelledby': 'svc-servers-title' },
+          h('h2', { className: 'svc-visually-hidden', id: 'svc-servers-title' }, 'Servers'),
+          h(Original, props),
+          h(SelfSignedToggle),
+        ),
+      AuthorizeBtnContainer: (Original) => (props) =>
+        h('section', { className: 'svc-authorize', 'aria-label': 'Authorize' }, h(Original, props)),
+      InfoContainer: (Original) => (props) =>
+        h('section', { className: 'svc-info', 'aria-label': 'About this API' }, h(Original, props)),
     },
   };
 }

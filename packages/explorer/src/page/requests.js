@@ -147,10 +147,10 @@ export function liveRequest(system, path, method) {
           parsed = value;
         }
       }
-      body = { kind: 'json', contentType, value: parsed ?? {} };
+      body = { kind: /** @type {const} */ ('json'), contentType, value: parsed ?? {} };
     } else {
       body = {
-        kind: 'file',
+        kind: /** @type {const} */ ('file'),
         contentType,
         file: value && typeof value === 'object' && value.name ? value.name : 'image.qcow2',
       };
@@ -184,6 +184,7 @@ export function loggedInUser(system) {
 export function rememberAuth(payload) {
   const saved = readSession(AUTH_KEY, {});
   for (const name of Object.keys(payload || {})) {
+    /** @type {{ schema?: any, value?: any }} */
     const entry = payload[name] || {};
     const value = toJS(entry.value) || {};
     if (isBasic(toJS(entry.schema)) && value.username)

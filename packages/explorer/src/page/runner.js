@@ -179,7 +179,7 @@ export const POLL = { intervalMs: 1000, attempts: 40 };
 export function executeStep(system, active) {
   const step = active.workflow.steps[active.step];
   const block = document.querySelector('.opblock.is-open[id$="-' + CSS.escape(step.operationId) + '"]');
-  const button = block?.querySelector('button.execute');
+  const button = /** @type {HTMLButtonElement | null} */ (block?.querySelector('button.execute'));
   if (!button) {
     openStep(system, active, active.step);
     return Promise.resolve(null);

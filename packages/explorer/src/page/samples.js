@@ -1,8 +1,11 @@
-// Code samples of one request, in three languages: curl, TypeScript through @svc/client and
-// Python with requests. One home for the text of the samples: the page fills the request from the
+// Code samples of one request: curl, TypeScript through @svc/client and Python with requests
+// written here; Go (net/http) and PowerShell 7 (Invoke-RestMethod) from Scalar's snippet library
+// (@scalar/snippetz), given the credentials from the environment. One home for the text of the samples: the page fills the request from the
 // "Try it out" form and the selected server, so the samples follow what the user typed; the
 // tests fill it from the spec's examples for every operation (test/support/sample-request.js).
 // ES module; scripts/build.mjs bundles it into the page's classic script.
+import { goNative } from '@scalar/snippetz/plugins/go/native';
+import { powershellRestmethod } from '@scalar/snippetz/plugins/powershell/restmethod';
 import { mediaKind } from '@svc/oas';
 
 /**
@@ -24,7 +27,13 @@ import { mediaKind } from '@svc/oas';
 export const ENV = { host: 'SVC_HOST', user: 'SVC_USER', password: 'SVC_PASSWORD' };
 
 /** Labels of the samples (the page's tabs). */
-export const LABELS = { curl: 'curl', typescript: '@svc/client', python: 'Python (requests)' };
+export const LABELS = {
+  curl: 'curl',
+  typescript: '@svc/client',
+  python: 'Python (requests)',
+  go: 'Go',
+  powershell: 'PowerShell',
+};
 
 /**
  * Name of the client factory of an API: `central` -> `createCentralClient`.
@@ -101,6 +110,17 @@ function queryString(request) {
     ({ name, value }) => encodeURIComponent(name) + '=' + encodeURIComponent(String(value)),
   );
   return parts.length ? '?' + parts.join('&') : '';
+}
+
+/**
+ * The URL a request goes to: the server (environment variables as `$NAME`), the path filled in
+ * and the query string.
+ * @param {SampleRequest} request
+ * @returns {string}
+ */
+export function requestUrl(request) {
+  const server = request.server.map((p) => ('env' in p ? '$' + p.env : p.text)).join('');
+  return server.replace(/\/+$/, '') + filledPath(request) + queryString(request);
 }
 
 /** The JSON media type to ask for, else the first answer type. */
@@ -266,7 +286,131 @@ export function python(request) {
 }
 
 /**
- * The three samples of a request (`lang`, `label`, `source`, the shape of Redoc's `x-codeSamples`).
+ * The request as a HAR request (the snippet library's input), without credentials or a file
+ * body (the callers add them); an environment variable of the server is the token `svcenv<i>x`
+ * (lower case: it may stand in a host name), replaced by the caller.
+ * @param {SampleRequest} request
+ * @returns {{ har: any, env: string[] }}
+ */
+function harOf(request) {
+  /** @type {string[]} */
+  const env = [];
+  const server = request.server
+    .map((p) => ('env' in p ? 'svcenv' + (env.push(p.env) - 1) + 'x' : p.text))
+    .join('')
+    .replace(/\/+$/, '');
+  const headers = [];
+  const accept = acceptOf(request);
+  if (accept) headers.push({ name: 'Accept', value: accept });
+  for (const { name, value } of request.params.header) headers.push({ name, value: String(value) });
+  if (request.body) headers.push({ name: 'Content-Type', value: request.body.contentType });
+  const har = {
+    method: request.method.toUpperCase(),
+    url: server + filledPath(request) + queryString(request),
+    headers,
+    postData:
+      request.body?.kind === 'json'
+        ? { mimeType: request.body.contentType, text: JSON.stringify(request.body.value) }
+        : undefined,
+  };
+  return { har, env };
+}
+
+/** Adds packages to the import block of a Go program (kept sorted, as gofmt does). */
+function goImport(source, ...packages) {
+  return source.replace(/^import \(\n([\s\S]*?)\n\)/m, (_, block) => {
+    const names = new Set(block.split('\n').map((line) => line.trim()));
+    for (const name of packages) names.add(JSON.stringify(name));
+    return (
+      'import (\n' +
+      [...names]
+        .sort()
+        .map((n) => '\t' + n)
+        .join('\n') +
+      '\n)'
+    );
+  });
+}
+
+/**
+ * The Go program (net/http, @scalar/snippetz's `go/native`), with basic auth from
+ * `SVC_USER`/`SVC_PASSWORD`, a file body read with `os.Open`, a download written to
+ * `image.qcow2`, and TLS verification skipped exactly when curl has `-k`.
+ * @param {SampleRequest} request
+ * @returns {string}
+ */
+export function go(request) {
+  const { har, env } = harOf(request);
+  let source = goNative.generate(har);
+  const imports = ['os'];
+  env.forEach((name, i) => {
+    source = source.replace('svcenv' + i + 'x', '" + os.Getenv(' + JSON.stringify(name) + ') + "');
+  });
+  let open = '';
+  if (request.body?.kind === 'file') {
+    open = '\tpayload, _ := os.Open(' + JSON.stringify(request.body.file) + ')\n\tdefer payload.Close()\n\n';
+    source = source.replace(', requestUrl, nil)', ', requestUrl, payload)');
+  }
+  source = source.replace(
+    /^(\treq, _ := http\.NewRequest\(.*\n)/m,
+    (line) => open + line + '\treq.SetBasicAuth(os.Getenv("' + ENV.user + '"), os.Getenv("' + ENV.password + '"))\n',
+  );
+  if (request.insecure) {
+    imports.push('crypto/tls');
+    source = source.replace(
+      'http.DefaultClient.Do(req)',
+      '(&http.Client{Transport: &http.Transport{\n\t\t// as curl -k: the endpoint may use a self-signed certificate\n' +
+        '\t\tTLSClientConfig: &tls.Config{InsecureSkipVerify: true},\n\t}}).Do(req)',
+    );
+  }
+  if (downloads(request))
+    source = source.replace('\tfmt.Println(string(body))', '\t_ = os.WriteFile("image.qcow2", body, 0o644)');
+  return goImport(source, ...imports) + '\n';
+}
+
+/** A PowerShell single-quoted string. */
+function psQuote(text) {
+  return "'" + String(text).replace(/['\u2018-\u201b]/g, '$&$&') + "'";
+}
+
+/**
+ * The PowerShell 7 command (Invoke-RestMethod, @scalar/snippetz's `powershell/restmethod`), with
+ * basic auth from `$env:SVC_USER`/`$env:SVC_PASSWORD`, `-InFile` for a file body, `-OutFile` for a
+ * download and `-SkipCertificateCheck` exactly when curl has `-k`.
+ * @param {SampleRequest} request
+ * @returns {string}
+ */
+export function powershell(request) {
+  const { har, env } = harOf(request);
+  let source = powershellRestmethod.generate(har);
+  if (env.length) {
+    source = source.replace(/-Uri ('(?:[^']|'')*')/, (_, url) => {
+      let text = url;
+      env.forEach((name, i) => {
+        text = text.replace('svcenv' + i + 'x', "' + $env:" + name + " + '");
+      });
+      return '-Uri (' + text + ')';
+    });
+  }
+  const options = ['-Authentication Basic -Credential $credential'];
+  // PowerShell refuses basic auth over plain http unless told.
+  if (/^http:/i.test(har.url)) options.push('-AllowUnencryptedAuthentication');
+  if (request.body?.kind === 'file') options.push('-InFile ' + psQuote(request.body.file));
+  if (downloads(request)) options.push('-OutFile image.qcow2');
+  if (request.insecure)
+    options.push('-SkipCertificateCheck # as curl -k: the endpoint may use a self-signed certificate');
+  source = source.replace(/^(\$response = Invoke-RestMethod .*)$/m, (line) => line + ' `\n  ' + options.join(' `\n  '));
+  const credential =
+    '$credential = [pscredential]::new($env:' +
+    ENV.user +
+    ', (ConvertTo-SecureString $env:' +
+    ENV.password +
+    ' -AsPlainText -Force))';
+  return credential + '\n' + source + '\n';
+}
+
+/**
+ * The samples of a request (`lang`, `label`, `source`, the shape of Redoc's `x-codeSamples`).
  * @param {SampleRequest} request
  * @returns {{ lang: string, label: string, source: string }[]}
  */
@@ -275,5 +419,7 @@ export function samplesOf(request) {
     { lang: 'Shell', label: LABELS.curl, source: curl(request) },
     { lang: 'TypeScript', label: LABELS.typescript, source: typescript(request) },
     { lang: 'Python', label: LABELS.python, source: python(request) },
+    { lang: 'Go', label: LABELS.go, source: go(request) },
+    { lang: 'PowerShell', label: LABELS.powershell, source: powershell(request) },
   ];
 }

@@ -1,10 +1,32 @@
 // Page state: the explorer's configuration, the API shown (with subscribe), the address bar's
 // parameters and the session storage. ES module, bundled into the page's script.
 
-export const config = window.SVC_EXPLORER;
+/**
+ * The explorer's configuration, written by scripts/build.mjs before the page's modules.
+ * @typedef {object} ExplorerConfig
+ * @property {{ api: string, name: string, url: string }[]} apis the APIs, the first shown by default
+ * @property {ReturnType<typeof import('../../scripts/search-index.mjs').searchIndexOf>[]} index
+ *   every API's tags, operations and workflows
+ */
+
+/**
+ * The globals the page's classic scripts share: the configuration, the specs of a page opened from
+ * disk (`specs/specs.js`), Swagger UI's bundle and preset (untyped) and its instance.
+ * @typedef {Window & typeof globalThis & {
+ *   SVC_EXPLORER: ExplorerConfig,
+ *   SVC_EXPLORER_SPECS?: Record<string, any>,
+ *   SwaggerUIBundle: any,
+ *   SwaggerUIStandalonePreset: any,
+ *   ui?: any,
+ * }} PageWindow
+ */
+export const pageWindow = /** @type {PageWindow} */ (window);
+
+export const config = pageWindow.SVC_EXPLORER;
 export const AUTH_KEY = 'svc-explorer.auth';
 export const INSECURE_KEY = 'svc-explorer.self-signed';
 export const ANSWERS_KEY = 'svc-explorer.workflow-answers';
+export const HISTORY_KEY = 'svc-explorer.history';
 export const FORWARD_HEADER = 'X-Svc-Explorer-Forward';
 export const indexByApi = Object.fromEntries(config.index.map((entry) => [entry.api, entry]));
 

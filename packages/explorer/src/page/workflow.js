@@ -47,7 +47,7 @@ const EXPRESSION = /^\$steps\.([A-Za-z0-9_-]+)\.response\.(?:body(#.*)?|header\.
  * `$steps.<stepId>.response.body#<pointer>` / `$steps.<stepId>.response.header.<name>` read from
  * the answers recorded so far.
  * @param {any} value
- * @param {Record<string, { status: number, headers: Record<string, string>, body: any }>} answers by stepId
+ * @param {Record<string, { status?: number, headers: Record<string, string>, body: any }>} answers by stepId
  * @returns {{ found: true, value: any } | { found: false, step: string }} `step` names the step whose answer is missing
  */
 export function resolveValue(value, answers) {
@@ -74,7 +74,7 @@ export function stepInputs(step, answers) {
   const missing = new Set();
   const take = (entry) => {
     const r = resolveValue(entry.value, answers);
-    if (!r.found) missing.add(r.step);
+    if ('step' in r) missing.add(r.step);
     return r.found ? [{ ...entry, value: r.value }] : [];
   };
   return {

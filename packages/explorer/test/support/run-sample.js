@@ -1,7 +1,8 @@
 // Runs a code sample copied from the explorer page, as a user would: bash for curl, python3 for
-// Python, Node for TypeScript (transpiled; @svc/client resolved from this package).
+// Python, Node for TypeScript (transpiled; @svc/client resolved from this package), `go run` for Go.
 import { execFile } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -10,7 +11,7 @@ const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
  * Runs a sample copied from the page: bash for curl, python3 for Python, Node for TypeScript
- * (transpiled, @svc/client resolved from this package), with the credentials in the environment.
+ * (transpiled, @svc/client resolved from this package), `go run` for Go, with the credentials in the environment.
  * Asynchronous: the explorer that answers runs in this process.
  * @returns {Promise<{ status: number | null, stdout: string, stderr: string }>}
  */
@@ -26,13 +27,21 @@ export async function runSample(lang, source, { user = 'admin', password = 'secr
     );
     command = [process.execPath, [file]];
   }
+  const goFile = join(tmpdir(), `explorer-sample-${process.pid}.go`);
+  if (lang === 'go') {
+    writeFileSync(goFile, source);
+    command = ['go', ['run', goFile]];
+    Object.assign(env, { GOPROXY: 'off', GOCACHE: join(tmpdir(), 'explorer-go-cache') });
+  }
   try {
     return await new Promise((resolve) => {
-      execFile(command[0], command[1], { env, timeout: 30_000 }, (error, stdout, stderr) => {
+      // go run compiles first: slower on a busy machine.
+      execFile(command[0], command[1], { env, timeout: lang === 'go' ? 180_000 : 30_000 }, (error, stdout, stderr) => {
         resolve({ status: error ? (error.code ?? null) : 0, stdout, stderr });
       });
     });
   } finally {
     rmSync(file, { force: true });
+    rmSync(goFile, { force: true });
   }
 }
