@@ -133,6 +133,10 @@ export async function startSimulator(options) {
   const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, listener) : createHttpServer(listener);
   // uploads of many GiB take long; the per-request timeout would cut them
   server.requestTimeout = 0;
+  // Node's 5 s keep-alive closes a pooled connection while a client, told `timeout=5`, may still be
+  // reusing it: a POST then meets a reset it may not retry (seen on Node 22 under load). 65 s, as
+  // load balancers use, puts that race past any pause of a test or a polling script.
+  server.keepAliveTimeout = 65_000;
   try {
     await new Promise((resolve, reject) => {
       server.once('error', reject);
