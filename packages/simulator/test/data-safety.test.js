@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { toHttpError } from '../src/errors.js';
-import { AUTH, objectStoreSpec, PASSWORD, startTestSimulator, waitTask } from './support/sim.js';
+import { AUTH, objectStoreSpec, PASSWORD, seededTopology, startTestSimulator, waitTask } from './support/sim.js';
 import { startHeldSource } from './support/source.js';
 import { openUpload, waitUntil } from './support/upload.js';
 
@@ -162,12 +162,7 @@ describe('object stores', () => {
         })
       ).body.metadata.total_matches;
     const before = await count();
-    const cluster = (
-      await t.call('POST', `${V3}/clusters/list`, { body: { kind: 'cluster', filter: 'name==cluster-01' } })
-    ).body.entities[0].metadata.uuid;
-    const subnets = (await t.call('POST', `${V3}/subnets/list`, { body: { kind: 'subnet' } })).body.entities.map(
-      (s) => s.metadata.uuid,
-    );
+    const { cluster, subnets } = await seededTopology(t.call);
     const spec = objectStoreSpec('deep', cluster, subnets);
     // an otherwise valid body with 10,000 levels in a property the schema leaves open
     const json = JSON.stringify({ api_version: '3.0', metadata: { kind: 'objectstore' }, spec }).replace(

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSimulator } from './support/sim.js';
+import { seededTopology, startTestSimulator } from './support/sim.js';
 
 const MISSING = '0e09cf83-ac68-4f28-af70-6df9a43df4f0';
 let t;
@@ -105,12 +105,7 @@ describe('element v0.8 and v2.0', () => {
 
 describe('object stores', () => {
   it('creates a store from the seeded cluster and subnets, follows it to COMPLETE, lists, regenerates, deletes', async () => {
-    const cluster = (
-      await t.call('POST', '/api/svc/v3/clusters/list', { body: { kind: 'cluster', filter: 'name==cluster-01' } })
-    ).body.entities[0].metadata.uuid;
-    const subnets = (await t.call('POST', '/api/svc/v3/subnets/list', { body: { kind: 'subnet' } })).body.entities.map(
-      (s) => s.metadata.uuid,
-    );
+    const { cluster, subnets } = await seededTopology(t.call);
     const body = {
       api_version: '3.0',
       metadata: { kind: 'objectstore' },

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { JSONSchemaFaker as jsf } from 'json-schema-faker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prng } from '../src/faults.js';
-import { AUTH, objectStoreSpec, specs, startTestSimulator, waitTask } from './support/sim.js';
+import { AUTH, objectStoreSpec, seededTopology, specs, startTestSimulator, waitTask } from './support/sim.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const SEED = Number(process.env.FUZZ_SEED ?? 20);
@@ -283,12 +283,7 @@ describe('fuzz: stateful checks', () => {
 
 describe('fuzz: stateful checks of object stores', () => {
   it('ensure_resource_availability and use_after_free: a created store is readable, a deleted one gone', async () => {
-    const cluster = (
-      await t.call('POST', '/api/svc/v3/clusters/list', { body: { kind: 'cluster', filter: 'name==cluster-01' } })
-    ).body.entities[0].metadata.uuid;
-    const subnets = (await t.call('POST', '/api/svc/v3/subnets/list', { body: { kind: 'subnet' } })).body.entities.map(
-      (s) => s.metadata.uuid,
-    );
+    const { cluster, subnets } = await seededTopology(t.call);
     let n = 0;
     await fc.assert(
       fc.asyncProperty(fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/), async (name) => {

@@ -5,7 +5,7 @@ import { request as httpsRequest } from 'node:https';
 import { Agent, fetch } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JSON_BODY_LIMIT } from '../src/http.js';
-import { AUTH, objectStoreSpec, specs, startTestSimulator, waitTask } from './support/sim.js';
+import { AUTH, objectStoreSpec, seededTopology, specs, startTestSimulator, waitTask } from './support/sim.js';
 import { startHeldSource } from './support/source.js';
 
 const V3 = '/api/svc/v3';
@@ -144,12 +144,7 @@ describe('objects groups', () => {
 
 /** Creates an object store on the seeded topology and waits until it is COMPLETE. */
 async function createStore() {
-  const cluster = (
-    await t.call('POST', `${V3}/clusters/list`, { body: { kind: 'cluster', filter: 'name==cluster-01' } })
-  ).body.entities[0].metadata.uuid;
-  const subnets = (await t.call('POST', `${V3}/subnets/list`, { body: { kind: 'subnet' } })).body.entities.map(
-    (s) => s.metadata.uuid,
-  );
+  const { cluster, subnets } = await seededTopology(t.call);
   const created = await t.call('POST', '/oss/api/svc/v3/objectstores', {
     body: {
       api_version: '3.0',

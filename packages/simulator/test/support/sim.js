@@ -115,6 +115,22 @@ export async function waitTask(call, uuid, { tries = 2000, intervalMs = 25 } = {
 }
 
 /**
+ * The UUIDs of the seeded cluster `cluster-01` and of every subnet, as object store creation takes them.
+ * @param {(method: string, path: string, o?: any) => Promise<{ body: any }>} call  a test simulator's `call`
+ * @returns {Promise<{ cluster: string, subnets: string[] }>}
+ */
+export async function seededTopology(call) {
+  const clusters = await call('POST', '/api/svc/v3/clusters/list', {
+    body: { kind: 'cluster', filter: 'name==cluster-01' },
+  });
+  const subnets = await call('POST', '/api/svc/v3/subnets/list', { body: { kind: 'subnet' } });
+  return {
+    cluster: clusters.body.entities[0].metadata.uuid,
+    subnets: subnets.body.entities.map((s) => s.metadata.uuid),
+  };
+}
+
+/**
  * A valid object store create `spec` on the seeded topology (objects_create).
  * @param {string} name
  * @param {string} cluster a registered cluster's UUID
