@@ -156,11 +156,13 @@ describe('a workshop staging script (bash, curl, jq)', () => {
   }
   const CURL = `CURL_HTTP_OPTS=' --max-time 25 --silent --header Content-Type:application/json --header Accept:application/json --insecure '`;
 
-  it('detects a wrong password by AUTHENTICATION_REQUIRED in the v3 answer', async () => {
-    const [count] = await bash(`${CURL}
+  it('detects a wrong password by AUTHENTICATION_REQUIRED in the v3 answer (central and object store)', async () => {
+    const counts = await bash(`${CURL}
       curl $CURL_HTTP_OPTS --user "$PRISM_ADMIN:not-the-password" -X POST --data '{"kind":"cluster"}' \\
-        "$PC/api/svc/v3/clusters/list" | grep -c AUTHENTICATION_REQUIRED`);
-    expect(count).toBe('1');
+        "$PC/api/svc/v3/clusters/list" | grep -c AUTHENTICATION_REQUIRED
+      curl $CURL_HTTP_OPTS --user "$PRISM_ADMIN:not-the-password" "$PC/oss/api/svc/v3/objectstores/list" \\
+        | grep -c AUTHENTICATION_REQUIRED`);
+    expect(counts).toEqual(['1', '1']);
   });
 
   it('finds Primary by name, imports the cluster images through the batch call, creates an object store and greps objectstores/list', async () => {
