@@ -7,13 +7,15 @@
 
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@svc/mock';
 import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { DEFAULT_TOPOLOGY } from '../src/domain/topology.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const PASSWORD = 'parity-test-password';
@@ -488,6 +490,13 @@ describe('a cloud provider interface uploading with Content-Type: application/js
 });
 
 describe('--topology', () => {
+  it('the README writes the default topology as the simulator seeds it', () => {
+    const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
+    const block = /### Topology\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme);
+    expect(block, 'a yaml block under "### Topology"').not.toBeNull();
+    expect(parseYaml(block[1])).toEqual(DEFAULT_TOPOLOGY);
+  });
+
   it('refuses a bad file with one line naming the field and exit code 2', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ clusters: [{ name: 'c1' }], subnets: [{ name: 'Primary', vlan_id: 5000 }] }));
