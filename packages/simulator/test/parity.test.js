@@ -364,19 +364,21 @@ describe('a provisioning framework built on requests', () => {
     }
   });
 
-  it('creates a v2.0 image into a container named by storage_container_name', async () => {
-    const res = await call('POST', '/api/svc/v2.0/images', {
-      name: 'by-container-name',
-      image_type: 'DISK_IMAGE',
-      image_import_spec: { storage_container_name: 'SelfServiceContainer', url: `${sim.url}/not-fetched-without-auth` },
+  for (const key of ['storage_container_name', 'container_name']) {
+    it(`creates a v2.0 image into a container named by ${key}`, async () => {
+      const res = await call('POST', '/api/svc/v2.0/images', {
+        name: `by-${key}`,
+        image_type: 'DISK_IMAGE',
+        image_import_spec: { [key]: 'SelfServiceContainer', url: `${sim.url}/not-fetched-without-auth` },
+      });
+      expect(res.status, res.text).toBe(201);
+      const image = (await call('GET', '/api/svc/v2.0/images')).body.entities.find((e) => e.name === `by-${key}`);
+      const containers = (await call('GET', '/api/svc/v2.0/storage_containers')).body.entities;
+      expect(image.storage_container_uuid).toBe(
+        containers.find((c) => c.name === 'SelfServiceContainer').storage_container_uuid,
+      );
     });
-    expect(res.status, res.text).toBe(201);
-    const image = (await call('GET', '/api/svc/v2.0/images')).body.entities.find((e) => e.name === 'by-container-name');
-    const containers = (await call('GET', '/api/svc/v2.0/storage_containers')).body.entities;
-    expect(image.storage_container_uuid).toBe(
-      containers.find((c) => c.name === 'SelfServiceContainer').storage_container_uuid,
-    );
-  });
+  }
 });
 
 describe("an Ansible module's read-compare-write", () => {
