@@ -201,23 +201,33 @@ export function coreMiddleware({ api, options, fetch, ext }: CoreSettings): Midd
     }
   }
 
+  /** Guards the body of the answer that settled (see body.ts); throws `empty` for a declared-empty JSON answer. */
+  function finish(request: Request, f: Found, answer: Response, parseAs: string): void {
+    const attempt = attemptOf(answer);
+    if (attempt && bodiless(answer, request.method)) attempt.done();
+    const text = guardBody(answer, f.op, limits, attempt?.done, attempt?.signal);
+    if (answer.ok && parseAs === 'json') jsonGuard(answer, f.op, f.json, request.method, text);
+    else answer.text = text;
+    if (!answer.ok) (answer as { [RESPONSE_OPERATION]?: OperationRef })[RESPONSE_OPERATION] = f.op;
+  }
+
   return {
-    async onResponse({ request, response, schemaPath, options: call }) {
+    // Not async: an answer that needs no further attempt (nearly all) is guarded without a promise of its own.
+    onResponse({ request, response, schemaPath, options: call }) {
       const f = found(api, request.method, schemaPath);
-      let answer = response;
-      if (isRedirect(response.status) || response.status === 503 || response.status === 429) {
-        try {
-          answer = await settle(request, f, { response });
-        } catch (error) {
-          throw classify(error, f.op, 1, timeoutMs).error;
-        }
+      if (!(isRedirect(response.status) || response.status === 503 || response.status === 429)) {
+        finish(request, f, response, call.parseAs);
+        return undefined;
       }
-      const attempt = attemptOf(answer);
-      if (attempt && bodiless(answer, request.method)) attempt.done();
-      guardBody(answer, f.op, limits, attempt?.done, attempt?.signal);
-      if (!answer.ok) (answer as { [RESPONSE_OPERATION]?: OperationRef })[RESPONSE_OPERATION] = f.op;
-      else if (call.parseAs === 'json') jsonGuard(answer, f.op, f.json, request.method);
-      return answer === response ? undefined : answer;
+      return settle(request, f, { response }).then(
+        (answer) => {
+          finish(request, f, answer, call.parseAs);
+          return answer === response ? undefined : answer;
+        },
+        (error) => {
+          throw classify(error, f.op, 1, timeoutMs).error;
+        },
+      );
     },
     async onError({ request, error, schemaPath }) {
       const f = found(api, request.method, schemaPath);
