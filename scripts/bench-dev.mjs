@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { commandLine, integer } from '@svc/args';
 import { EVENTS_PATH } from '@svc/explorer';
-import { commandLine, integer } from './lib/args.mjs';
 import { copyRepository } from './lib/repo-copy.mjs';
 
 const GOALS = { reload: 2000, types: 3000 };

@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { commandLine, knownNames, UsageError, usageExit } from './lib/args.mjs';
+import { commandLine, knownNames, UsageError, usageExit } from '@svc/args';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const USAGE =

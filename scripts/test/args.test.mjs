@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { integer, parseCommandLine, port, UsageError } from '@svc/args';
 import { describe, expect, it } from 'vitest';
-import { integer, parseCommandLine, port, UsageError } from '../lib/args.mjs';
 
 /** @type {Parameters<typeof parseCommandLine>[0]} */
 const spec = {
@@ -55,7 +55,7 @@ describe('parseCommandLine', () => {
 });
 
 // Every command of the repository answers bad arguments alike: `<command>: <one line>`, the usage, exit 2
-// (the simulator's CLI, a published package's, parses its own the same way). A fourth element sets
+// (`@svc/args`: the simulator's CLI, a published package's, uses it too). A fourth element sets
 // environment variables: the benches' settings, checked as options are.
 const COMMANDS = [
   ['serve', 'serve.mjs', ['--port']],
@@ -87,6 +87,7 @@ const COMMANDS = [
   ['operations', 'operations.mjs', ['--bogus']],
   ['explorer bench', '../packages/explorer/bench/bench.mjs', ['--bogus']],
   ['explorer bench', '../packages/explorer/bench/bench.mjs', ['--loads', '']],
+  ['explorer bench', '../packages/explorer/bench/bench.mjs', ['--scalar', 'no-such-file.js']],
   ['simulator bench', '../packages/simulator/bench/bench.mjs', ['--bogus']],
   ['simulator bench', '../packages/simulator/bench/bench.mjs', ['extra']],
   ['simulator bench', '../packages/simulator/bench/bench.mjs', [], { BENCH_SECONDS: '' }],
@@ -108,6 +109,15 @@ const COMMANDS = [
   ['simulator', '../packages/simulator/src/cli.js', ['--port', '']],
   ['simulator', '../packages/simulator/src/cli.js', ['--ready-file', '']],
   ['simulator', '../packages/simulator/src/cli.js', ['--print-env=yes']],
+  ['simulator', '../packages/simulator/src/cli.js', ['extra']],
+  ['simulator', '../packages/simulator/src/cli.js', ['--task-seconds', 'soon']],
+  ['simulator', '../packages/simulator/src/cli.js', ['--seed', '-3']],
+  ['simulator', '../packages/simulator/src/cli.js', ['--user', 'a:b']],
+  ['simulator', '../packages/simulator/src/cli.js', ['--cert', 'no-such.pem', '--key', 'no-such.pem']],
+  ['pack-files', '../packages/simulator/scripts/pack-files.mjs', []],
+  ['pack-files', '../packages/simulator/scripts/pack-files.mjs', ['copyy']],
+  ['pack-files', '../packages/simulator/scripts/pack-files.mjs', ['copy', 'remove']],
+  ['pack-files', '../packages/simulator/scripts/pack-files.mjs', ['--bogus']],
 ];
 
 function run(script, args, env = {}) {

@@ -9,9 +9,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { commandLine, knownNames, usageExit } from '@svc/args';
 import { deref, isReadOnly, mediaKind, operations, serverBasePath } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
-import { commandLine, knownNames, usageExit } from '../../../scripts/lib/args.mjs';
 
 const pkg = fileURLToPath(new URL('..', import.meta.url));
 const USAGE =
