@@ -52,7 +52,8 @@ const steps = {
   // A child process: the changed APIs' types are generated on the other core while this one
   // rebuilds the page.
   types: (names) =>
-    promisify(execFile)(process.execPath, [generateScript, ...names], { cwd: root, maxBuffer: 64 * 1024 * 1024 }).catch(
+    promisify(execFile)(process.execPath, [generateScript, ...names], { cwd: root, maxBuffer: 64 * 1024 * 1024 }).then(
+      () => {},
       (e) => {
         throw new Error(`${e.stdout ?? ''}${e.stderr ?? e.message}`.trim());
       },
@@ -105,7 +106,7 @@ async function rebuildAndReload(saves) {
 watcher = watch(specDir, { ignoreInitial: true, atomic: true }).on('all', (_event, file) => {
   if (/\.(ya?ml|json|md)$/.test(file)) onChanges({ file, at: performance.now() });
 });
-await new Promise((resolve) => watcher.once('ready', resolve));
+await new Promise((resolve) => watcher.once('ready', () => resolve(undefined)));
 
 console.log(`\ndev: watching spec/ — explorer with live reload at ${explorer.url}`);
 for (const [name, m] of mocks) console.log(`     mock ${name.padEnd(8)} ${m.url}`);
