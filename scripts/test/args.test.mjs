@@ -8,6 +8,7 @@ const spec = {
   options: {
     port: { type: 'string', default: '8080', check: port },
     runs: { type: 'string', check: integer(1) },
+    seed: { type: 'string', check: integer(0, 10) },
     quiet: { type: 'boolean' },
   },
 };
@@ -18,6 +19,8 @@ describe('parseCommandLine', () => {
     [['--port', '0'], { port: 0 }],
     [['--port=65535', '--quiet'], { port: 65535, quiet: true }],
     [['--runs', '3'], { port: 8080, runs: 3 }],
+    [['--seed', '0'], { port: 8080, seed: 0 }],
+    [['--seed', '10'], { port: 8080, seed: 10 }],
   ])('%j -> %j', (argv, values) => {
     expect(parseCommandLine(spec, argv).values).toEqual(values);
   });
@@ -33,6 +36,7 @@ describe('parseCommandLine', () => {
     [['--port', '0x50'], /got "0x50"/],
     [['--port', ' 80'], /got " 80"/],
     [['--runs', '0'], /--runs must be an integer of at least 1; got "0"/],
+    [['--seed', '11'], /--seed must be an integer from 0 to 10; got "11"/],
     [['--quiet=yes'], /--quiet/],
     [['extra'], /positional argument/],
   ])('%j is refused: %s', (argv, message) => {

@@ -96,14 +96,18 @@ export function port(value, name) {
 }
 
 /**
- * `check` for a count or a duration: digits only, at least `min`.
+ * `check` for a count or a duration: digits only, from `min` to `max`.
  * @param {number} [min] default 1
+ * @param {number} [max] default none
  * @returns {(value: string, name: string) => number}
  */
-export function integer(min = 1) {
+export function integer(min = 1, max = Number.MAX_SAFE_INTEGER) {
   return (value, name) => {
     const n = /^\d{1,15}$/.test(value) ? Number(value) : NaN;
-    if (!(n >= min)) throw new UsageError(`${label(name)} must be an integer of at least ${min}; got "${value}"`);
+    if (!(n >= min && n <= max))
+      throw new UsageError(
+        `${label(name)} must be an integer ${max < Number.MAX_SAFE_INTEGER ? `from ${min} to ${max}` : `of at least ${min}`}; got "${value}"`,
+      );
     return n;
   };
 }

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { parseCommandLine, port, UsageError, usageExit } from '@svc/args';
+import { integer, parseCommandLine, port, UsageError, usageExit } from '@svc/args';
 import { parse as parseYaml } from 'yaml';
 import { checkTopology } from './domain/topology.js';
 import { DEFAULT_DATA_DIR, parseFaults, startSimulator } from './index.js';
@@ -41,19 +41,6 @@ function seconds(value, name) {
 }
 
 /**
- * `check` for the fault generator's seed: 0 to 2^32.
- * @param {string} value as typed
- * @param {string} name the option without dashes
- * @returns {number}
- * @throws {UsageError}
- */
-function seed(value, name) {
-  const n = /^\d{1,10}$/.test(value) ? Number(value) : NaN;
-  if (!(n <= 2 ** 32)) throw new UsageError(`--${name} must be an integer from 0 to 4294967296; got "${value}"`);
-  return n;
-}
-
-/**
  * `check` for a value that must not be empty (a user name, a file).
  * @param {string} value as typed
  * @param {string} name the option without dashes
@@ -84,7 +71,7 @@ function options(argv) {
         cert: { type: 'string' },
         key: { type: 'string' },
         faults: { type: 'string' },
-        seed: { type: 'string', check: seed },
+        seed: { type: 'string', check: integer(0, 2 ** 32) },
         'print-env': { type: 'boolean', default: false },
         'ready-file': { type: 'string', check: nonEmpty },
         topology: { type: 'string' },
