@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { integer, parseCommandLine, port, UsageError } from '@svc/args';
 import { describe, expect, it } from 'vitest';
+import { runCommand } from './support/run.mjs';
 
 /** @type {Parameters<typeof parseCommandLine>[0]} */
 const spec = {
@@ -127,24 +127,12 @@ const COMMANDS = [
   ['pack-files', '../packages/simulator/scripts/pack-files.mjs', ['--bogus']],
 ];
 
-function run(script, args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(new URL(`../${script}`, import.meta.url)), ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, SVC_PASSWORD: 'x', EXPLORER_PORT: '', MOCK_PORT: '', ...env }, // empty: unset
-    });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (out += c));
-    // a guard against a command that hangs, far above what a busy machine takes to start one
-    const timer = setTimeout(() => child.kill('SIGKILL'), 600_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, out });
-    });
+/** Runs `node scripts/<script> <args>`; a command that hangs is killed far above what a busy machine takes. */
+const run = (script, args, env = {}) =>
+  runCommand(process.execPath, [fileURLToPath(new URL(`../${script}`, import.meta.url)), ...args], {
+    env: { ...process.env, SVC_PASSWORD: 'x', EXPLORER_PORT: '', MOCK_PORT: '', ...env }, // empty: unset
+    killAfterMs: 600_000,
   });
-}
 
 describe('commands refuse bad arguments with one line, the usage and exit 2', () => {
   // Each case is a Node process that mostly starts up: run them side by side (vitest's

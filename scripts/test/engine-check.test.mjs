@@ -1,12 +1,12 @@
 // `.ci/run`'s EBADENGINE check (scripts/engine-check.mjs) on what npm really prints: a local
 // package whose `engines` excludes the running Node, installed by `npm ci` offline.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { badEngines } from '../engine-check.mjs';
+import { runCommand } from './support/run.mjs';
 
 const script = fileURLToPath(new URL('../engine-check.mjs', import.meta.url));
 const dirs = [];
@@ -14,17 +14,7 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-/** Resolves on 'close' with the exit code and the output (stdout and stderr together). */
-function run(command, args, cwd) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (out += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out }));
-  });
-}
+const run = (command, args, cwd) => runCommand(command, args, { cwd });
 
 /** `npm ci`'s output in a project depending on a local package `dep` whose engines.node is `range`. */
 async function npmCiLog(range) {

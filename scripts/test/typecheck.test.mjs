@@ -2,12 +2,12 @@
 // of each project that `typecheck` runs (the root's `npm run typecheck` and each package's), and
 // each must exit non-zero naming that file and line. A project that stopped checking its files
 // (an `exclude`, `checkJs` off, a folder left out of `include`) fails here.
-import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { copyRepository } from '../lib/repo-copy.mjs';
+import { runCommand } from './support/run.mjs';
 
 /** [folder of the package.json whose `typecheck` runs, a file that project must check]. */
 const PROJECTS = [
@@ -49,20 +49,8 @@ afterAll(() => {
   if (copy) rmSync(copy, { recursive: true, force: true });
 });
 
-/** Runs `npm run typecheck` in `dir` of the copy; resolves on 'close' with the exit code and output. */
-function typecheck(dir) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'typecheck'], {
-      cwd: join(copy, dir),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (out += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out }));
-  });
-}
+/** Runs `npm run typecheck` in `dir` of the copy. */
+const typecheck = (dir) => runCommand('npm', ['run', '--silent', 'typecheck'], { cwd: join(copy, dir) });
 
 describe('typecheck fails on a type error', () => {
   /** @type {Map<string, string[][]>} */
