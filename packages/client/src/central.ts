@@ -6,7 +6,7 @@ import type { components, operations, paths } from './generated/central.js';
 import type { ClientOptions } from './options.js';
 import { type PageOptions, pageLimitsOf, paginate } from './paging.js';
 import { lookup } from './transport.js';
-import type { CompleteImage, EnabledServiceStatus, ImageSpec, SucceededTask, Task } from './types.js';
+import type { Cluster, CompleteImage, EnabledServiceStatus, ImageSpec, Subnet, SucceededTask, Task } from './types.js';
 import {
   checkUuid,
   pollTask,
@@ -161,13 +161,13 @@ export interface CentralWorkflows {
    * as in the cluster list.
    * @throws {InvalidArgumentError} when `uuid` is not a UUID; {ApiError} (404 for an unknown cluster)
    */
-  getCluster(uuid: string, options?: { signal?: AbortSignal }): Promise<CentralSchemas['ClusterIntentResponse']>;
+  getCluster(uuid: string, options?: { signal?: AbortSignal }): Promise<Cluster>;
   /**
    * Reads one subnet (`GET /subnets/{uuid}`, subnets_get): `metadata`, `spec` and `status` as in
    * the subnet list.
    * @throws {InvalidArgumentError} when `uuid` is not a UUID; {ApiError} (404 for an unknown subnet)
    */
-  getSubnet(uuid: string, options?: { signal?: AbortSignal }): Promise<CentralSchemas['SubnetIntentResponse']>;
+  getSubnet(uuid: string, options?: { signal?: AbortSignal }): Promise<Subnet>;
   /**
    * Uploads an image's bytes (`PUT /images/{uuid}/file`, images_upload_file) as a stream: memory
    * stays flat whatever the size. Not retried.

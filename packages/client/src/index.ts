@@ -56,6 +56,7 @@ export type { PageOptions } from './paging.js';
 export { DEFAULT_MAX_ITEMS } from './paging.js';
 export { isIdempotent } from './transport.js';
 export type {
+  Cluster,
   CompleteImage,
   EnabledServiceStatus,
   GroupEntity,
@@ -67,10 +68,12 @@ export type {
   ImageState,
   ImageV0_8,
   ObjectStore,
+  ObjectStoreListEntry,
   ObjectStoreSpec,
   ServiceStatus,
   StorageContainer,
   StorageContainerList,
+  Subnet,
   SucceededTask,
   SucceededTaskV0_8,
   SucceededTaskV2_0,

@@ -5,7 +5,7 @@ import { InvalidArgumentError } from './errors.js';
 import type { components, operations, paths } from './generated/objects.js';
 import type { ClientOptions } from './options.js';
 import { type PageLimits, type PageOptions, pageLimitsOf, paginate } from './paging.js';
-import type { GroupEntity } from './types.js';
+import type { GroupEntity, ObjectStoreListEntry } from './types.js';
 import { checkUuid, unwrap } from './workflow.js';
 
 /** Paths of the object store API (`/oss/api/svc/v3`), from `dist/objects.json`. */
@@ -22,7 +22,7 @@ export interface ObjectsWorkflows {
    * `spec` and `status`: what automation polls after a create until the new store's name appears.
    * @throws {ApiError} when the call fails (after the retries of read-only calls)
    */
-  listObjectStores(options?: { signal?: AbortSignal }): Promise<ObjectsSchemas['ObjectstoreListResponse']['specs']>;
+  listObjectStores(options?: { signal?: AbortSignal }): Promise<ObjectStoreListEntry[]>;
   /**
    * Iterates the entities of the groups listing (`POST /groups`, groups_list), asking
    * `group_member_count` = `pageSize` per call from `group_member_offset` until

@@ -42,6 +42,12 @@ export type TaskStatus = C['TaskStatus'];
 export interface SucceededTask extends Task {
   status: 'SUCCEEDED';
 }
+/** A cluster as `GET /clusters/{uuid}` (clusters_get) returns it: `metadata`, `spec`, `status` as in the cluster list. */
+type ClusterSchema = C['ClusterIntentResponse'];
+export interface Cluster extends ClusterSchema {}
+/** A subnet as `GET /subnets/{uuid}` (subnets_get) returns it: `metadata`, `spec` (`resources.vlan_id`, `subnet_type`, ...), `status`. */
+type SubnetSchema = C['SubnetIntentResponse'];
+export interface Subnet extends SubnetSchema {}
 /** The status of a service such as the object store service (`GET /services/{name}/status`). */
 type ServiceStatusSchema = C['ServiceEnablementStatus'];
 export interface ServiceStatus extends ServiceStatusSchema {}
@@ -81,6 +87,9 @@ export interface StorageContainerList extends StorageContainerListSchema {}
 /** An object store as `GET /objectstores/{uuid}` returns it (its `metadata.uuid` always set). */
 type ObjectStoreSchema = O['ObjectstoreIntentResponse'];
 export interface ObjectStore extends ObjectStoreSchema {}
+/** An object store as an entry of `GET /objectstores/list` (objectstores_list, `specs[]`): `metadata`, `spec`, `status` with its `name`. */
+type ObjectStoreListEntrySchema = O['ObjectstoreListResponse']['specs'][number];
+export interface ObjectStoreListEntry extends ObjectStoreListEntrySchema {}
 /** What an object store is made of (`spec`): name, cluster, network, ... */
 type ObjectStoreSpecSchema = O['Objectstore'];
 export interface ObjectStoreSpec extends ObjectStoreSpecSchema {}

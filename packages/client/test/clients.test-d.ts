@@ -2,6 +2,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import {
   type CentralSchemas,
   type ClientOptions,
+  type Cluster,
   type CompleteImage,
   createCentralClient,
   createElementClient,
@@ -15,8 +16,10 @@ import {
   type ImageV0_8,
   isApiError,
   type ObjectStore,
+  type ObjectStoreListEntry,
   type ObjectsSchemas,
   type StorageContainer,
+  type Subnet,
   type SucceededTask,
   type SucceededTaskV0_8,
   type SucceededTaskV2_0,
@@ -150,6 +153,16 @@ describe('workflow and error types', () => {
     expectTypeOf<ElementSchemas['StorageContainerV2_0']>().toExtend<StorageContainer>();
     expectTypeOf<ObjectsSchemas['ObjectstoreIntentResponse']>().toExtend<ObjectStore>();
     expectTypeOf<ObjectStore['metadata']['uuid']>().toEqualTypeOf<string>();
+    // the lookups automation makes (issue 19)
+    expectTypeOf(client.getCluster('x')).resolves.toEqualTypeOf<Cluster>();
+    expectTypeOf<CentralSchemas['ClusterIntentResponse']>().toExtend<Cluster>();
+    expectTypeOf<Cluster>().toExtend<CentralSchemas['ClusterIntentResponse']>();
+    expectTypeOf(client.getSubnet('x')).resolves.toEqualTypeOf<Subnet>();
+    expectTypeOf<CentralSchemas['SubnetIntentResponse']>().toExtend<Subnet>();
+    expectTypeOf<Subnet>().toExtend<CentralSchemas['SubnetIntentResponse']>();
+    const objects = createObjectsClient({ host: 'pc', username: 'u', password: 'p' });
+    expectTypeOf(objects.listObjectStores()).resolves.toEqualTypeOf<ObjectStoreListEntry[]>();
+    expectTypeOf<ObjectsSchemas['ObjectstoreListResponse']['specs'][number]>().toExtend<ObjectStoreListEntry>();
   });
 
   it('refuses ca together with insecureSkipTlsVerify', () => {

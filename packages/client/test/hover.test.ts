@@ -18,7 +18,10 @@ export async function probe() {
   const upload = await element.uploadImage({ name: 'x', imageType: 'ISO_IMAGE', container: 'c', file: 'a.iso' });
   const v2 = await element.waitForTask('x', { version: 'v2.0' });
   for await (const bucket of objects.paginateBuckets('x')) void bucket;
-  return { image, task, enabled, upload, v2 };
+  const cluster = await central.getCluster('x');
+  const subnet = await central.getSubnet('x');
+  const stores = await objects.listObjectStores();
+  return { image, task, enabled, upload, v2, cluster, subnet, stores };
 }
 `;
 
@@ -60,6 +63,9 @@ describe('hover', () => {
       upload: 'ImageV0_8',
       v2: 'SucceededTaskV2_0',
       bucket: 'GroupEntity',
+      cluster: 'Cluster',
+      subnet: 'Subnet',
+      stores: 'ObjectStoreListEntry[]',
     });
   });
 });

@@ -287,19 +287,22 @@ describe('element waitForTask with the v0.8 long poll', () => {
   });
 
   it('gives up with TaskTimeoutError carrying the last task seen', async () => {
-    let i = 0;
-    const s = await serve((req, res) =>
-      json(
-        res,
-        200,
-        i++ === 0 ? { taskInfo: running, isUnrecognized: false } : { timedOut: true, isUnrecognized: false },
-      ),
-    );
-    const error = await element(s)
-      .waitForTask(TASK, { intervalMs: 20, timeoutMs: 200, longPollSeconds: 1 })
-      .catch((e) => e);
+    // An injected fetch: the first long poll answers at once, the next ones end only when the
+    // deadline aborts them, so the outcome does not hang on how fast a busy machine answers over a
+    // socket (with a server, the first answer could come after the 300 ms deadline at load 30).
+    const urls: string[] = [];
+    const fetch = async (request: Request) => {
+      urls.push(request.url);
+      if (urls.length === 1) return Response.json({ taskInfo: running, isUnrecognized: false });
+      return new Promise<Response>((_, reject) =>
+        request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }),
+      );
+    };
+    const client = createElementClient({ baseUrl: 'https://127.0.0.1:9/api/svc', ...creds, fetch });
+    const error = await client.waitForTask(TASK, { intervalMs: 0, timeoutMs: 300, longPollSeconds: 1 }).catch((e) => e);
     expect(error).toBeInstanceOf(TaskTimeoutError);
     expect(error.lastTask).toEqual(running);
+    expect(urls).toEqual(Array(2).fill(`https://127.0.0.1:9/api/svc/v0.8/tasks/${TASK}/poll?timeoutseconds=1`));
   });
 
   it('raises WorkflowError for a task the service does not recognise', async () => {

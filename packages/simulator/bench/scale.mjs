@@ -3,7 +3,8 @@
 //     and 100,000 images and tasks: creates/s; per size, the service time (1 connection, p50/p99)
 //     of a 100-entity page of POST /images/list and POST /tasks/list in four forms: first page,
 //     last page, filter (name== / status==), sort (name / creation_time, descending); start-up
-//     (a fresh process on the same data dir until its first list answer) and RSS after the lists;
+//     (a fresh process on the data dir of that size, from its fork to its first list answer), and
+//     that process's RSS after the lists (the seeding process's peak beside it);
 // (2) over HTTPS with basic auth, 32 connections: requests/s of the simulator answering its
 //     first 100-image page (the same request each time: its cached path) against a minimal
 //     Node HTTPS server with basic auth answering that page's bytes, pre-serialised.
@@ -235,11 +236,14 @@ export async function scaleBench() {
     let seeded = 0;
     for (const size of list) {
       sim = await startChild(dataDir, tls, agent);
-      // start-up is measured on the store as it was left: the first size starts empty
-      const startupMs = seeded ? sim.startupMs : Number.NaN;
       const createsPerSecond = await seed(agent, sim.url, seeded, size);
       seeded = size;
-      const row = { size, createsPerSecond, startupMs, forms: {} };
+      const seeding = await sim.ask('rss');
+      await sim.stop();
+      // start-up on the store of this size, as the seeding process left it; the lists and RSS are
+      // this fresh process's
+      sim = await startChild(dataDir, tls, agent);
+      const row = { size, createsPerSecond, startupMs: sim.startupMs, seedingMaxRssMB: seeding.maxRssMB, forms: {} };
       for (const [label, path, body, want] of forms(size)) {
         row.forms[label] = await serviceTime(agent, `${sim.url}${path}`, variants(body), want);
       }
@@ -319,6 +323,7 @@ function print(curve, bare, rounds) {
     largest.rssMB < GOALS.rssMB ? 'yes' : 'NO',
   ]);
   rows.push(['peak RSS (MB)', ...curve.map((r) => fixed(r.maxRssMB)), '', '']);
+  rows.push(['peak RSS of the seeding process (MB)', ...curve.map((r) => fixed(r.seedingMaxRssMB)), '', '']);
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const line = (r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(

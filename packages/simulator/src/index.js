@@ -2,7 +2,6 @@
 // routed and validated from the bundles, with state in SQLite and image bytes as files.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -15,6 +14,11 @@ import { createListener } from './http.js';
 import { SAMPLE_PATH, sampleImage } from './samples.js';
 
 export { parseFaults } from './faults.js';
+
+// Not `import ... from 'node:http'`: on Node 26 an ES import of node:http reads every export, and
+// its lazy `WebSocket` getter loads undici and node:http2 (some 100 ms of start-up and 16 MB of
+// RSS) that the simulator never uses.
+const { createServer: createHttpServer } = process.getBuiltinModule('node:http');
 
 /**
  * The default data dir: `.simulator/` at the repository root (gitignored) in a checkout, `.simulator/`

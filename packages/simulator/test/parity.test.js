@@ -7,13 +7,15 @@
 
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@svc/mock';
 import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { DEFAULT_TOPOLOGY } from '../src/domain/topology.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const PASSWORD = 'parity-test-password';
@@ -156,11 +158,13 @@ describe('a workshop staging script (bash, curl, jq)', () => {
   }
   const CURL = `CURL_HTTP_OPTS=' --max-time 25 --silent --header Content-Type:application/json --header Accept:application/json --insecure '`;
 
-  it('detects a wrong password by AUTHENTICATION_REQUIRED in the v3 answer', async () => {
-    const [count] = await bash(`${CURL}
+  it('detects a wrong password by AUTHENTICATION_REQUIRED in the v3 answer (central and object store)', async () => {
+    const counts = await bash(`${CURL}
       curl $CURL_HTTP_OPTS --user "$PRISM_ADMIN:not-the-password" -X POST --data '{"kind":"cluster"}' \\
-        "$PC/api/svc/v3/clusters/list" | grep -c AUTHENTICATION_REQUIRED`);
-    expect(count).toBe('1');
+        "$PC/api/svc/v3/clusters/list" | grep -c AUTHENTICATION_REQUIRED
+      curl $CURL_HTTP_OPTS --user "$PRISM_ADMIN:not-the-password" "$PC/oss/api/svc/v3/objectstores/list" \\
+        | grep -c AUTHENTICATION_REQUIRED`);
+    expect(counts).toEqual(['1', '1']);
   });
 
   it('finds Primary by name, imports the cluster images through the batch call, creates an object store and greps objectstores/list', async () => {
@@ -360,19 +364,21 @@ describe('a provisioning framework built on requests', () => {
     }
   });
 
-  it('creates a v2.0 image into a container named by storage_container_name', async () => {
-    const res = await call('POST', '/api/svc/v2.0/images', {
-      name: 'by-container-name',
-      image_type: 'DISK_IMAGE',
-      image_import_spec: { storage_container_name: 'SelfServiceContainer', url: `${sim.url}/not-fetched-without-auth` },
+  for (const key of ['storage_container_name', 'container_name']) {
+    it(`creates a v2.0 image into a container named by ${key}`, async () => {
+      const res = await call('POST', '/api/svc/v2.0/images', {
+        name: `by-${key}`,
+        image_type: 'DISK_IMAGE',
+        image_import_spec: { [key]: 'SelfServiceContainer', url: `${sim.url}/not-fetched-without-auth` },
+      });
+      expect(res.status, res.text).toBe(201);
+      const image = (await call('GET', '/api/svc/v2.0/images')).body.entities.find((e) => e.name === `by-${key}`);
+      const containers = (await call('GET', '/api/svc/v2.0/storage_containers')).body.entities;
+      expect(image.storage_container_uuid).toBe(
+        containers.find((c) => c.name === 'SelfServiceContainer').storage_container_uuid,
+      );
     });
-    expect(res.status, res.text).toBe(201);
-    const image = (await call('GET', '/api/svc/v2.0/images')).body.entities.find((e) => e.name === 'by-container-name');
-    const containers = (await call('GET', '/api/svc/v2.0/storage_containers')).body.entities;
-    expect(image.storage_container_uuid).toBe(
-      containers.find((c) => c.name === 'SelfServiceContainer').storage_container_uuid,
-    );
-  });
+  }
 });
 
 describe("an Ansible module's read-compare-write", () => {
@@ -486,6 +492,13 @@ describe('a cloud provider interface uploading with Content-Type: application/js
 });
 
 describe('--topology', () => {
+  it('the README writes the default topology as the simulator seeds it', () => {
+    const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
+    const block = /### Topology\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme);
+    expect(block, 'a yaml block under "### Topology"').not.toBeNull();
+    expect(parseYaml(block[1])).toEqual(DEFAULT_TOPOLOGY);
+  });
+
   it('refuses a bad file with one line naming the field and exit code 2', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ clusters: [{ name: 'c1' }], subnets: [{ name: 'Primary', vlan_id: 5000 }] }));

@@ -77,7 +77,8 @@ function createImage(ctx, f) {
   const b = ctx.body;
   const spec = b[f.spec] ?? {};
   const containerUuid = spec[f.containerUuid];
-  const containerName = spec[f.containerName];
+  // v2.0: a framework names the container `container_name` (docs/service.md, "Where production is lenient")
+  const containerName = spec[f.containerName] ?? (f.containerId ? spec.container_name : undefined);
   let c;
   if (containerUuid) {
     c = topology.container(containerUuid.toLowerCase());
