@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { commandLine, integer } from '@svc/args';
 import { root } from '@svc/oas/apis';
-import { commandLine, integer } from './lib/args.mjs';
 
 const require = createRequire(import.meta.url);
 const TASKS = ['lint:redocly', 'lint:spectral', 'typecheck'];

@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { commandLine, integer } from '@svc/args';
 import { EVENTS_PATH } from '@svc/explorer';
-import { commandLine, integer } from './lib/args.mjs';
 import { copyRepository } from './lib/repo-copy.mjs';
 
 const GOALS = { reload: 2000, types: 3000 };
@@ -29,7 +29,8 @@ async function until(read, pattern, child, ms) {
 
 /**
  * Runs `npm run dev` in a copy (of the working tree, or of `ref`) and saves `saves` times.
- * @returns {Promise<{ reload: number[], types: number[] }>} milliseconds from each save
+ * @returns {Promise<{ reload: number[], types: number[], steps: string }>} milliseconds from each
+ *   save; `steps`: the last save's step lines of `npm run dev` (each with its time)
  */
 async function measure(label, ref) {
   const copy = mkdtempSync(join(tmpdir(), 'svc-bench-dev-'));
@@ -67,6 +68,7 @@ async function measure(label, ref) {
     const original = readFileSync(file, 'utf8');
     const reload = [];
     const types = [];
+    let steps = '';
     for (let i = 1; i <= values.saves; i++) {
       const seenEvents = events.length;
       const seenLines = lines.length;
@@ -85,8 +87,12 @@ async function measure(label, ref) {
       const typed = lines.slice(seenLines).find((l) => /ok {3}generate client types/.test(l.line));
       types.push(typed ? typed.at - saved : Number.NaN);
       if (!/generate client types/.test(rest())) throw new Error(`${label}: no types step:\n${rest()}`);
+      steps = rest()
+        .split('\n')
+        .filter((l) => /^ {2}(ok|warn|FAIL) /.test(l))
+        .join('\n');
     }
-    return { reload, types };
+    return { reload, types, steps };
   } finally {
     await reader?.cancel().catch(() => {});
     if (child && child.exitCode === null) {
@@ -99,7 +105,7 @@ async function measure(label, ref) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-/** @type {[string, { reload: number[], types: number[] }][]} */
+/** @type {[string, { reload: number[], types: number[], steps: string }][]} */
 const runs = [];
 if (values.before) runs.push([`before (${values.before})`, await measure('before', values.before)]);
 runs.push(['now', await measure('now')]);
@@ -120,3 +126,5 @@ if (runs.length > 1) {
       `  ${`${key}: before / now`.padEnd(26)}${(median(runs[0][1][key]) / median(runs[1][1][key])).toFixed(1).padStart(20)} x`,
     );
 }
+// where the time goes: each step's own time in the last save (steps run side by side)
+for (const [label, r] of runs) console.log(`\n  ${label}, the last save's steps:\n${r.steps}`);

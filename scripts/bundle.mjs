@@ -1,7 +1,8 @@
 // Bundles every API of redocly.yaml into dist/<api>.yaml and dist/<api>.json, in-process with
 // Redocly's Node API (the bytes `redocly bundle` writes; scripts/lib/redocly.mjs).
+
+import { selectedApis } from '@svc/args';
 import { apis, root } from '@svc/oas/apis';
-import { selectedApis } from './lib/args.mjs';
 import { bundleApi, redoclyConfig } from './lib/redocly.mjs';
 
 // npm run bundle -- [<api>...]   (default: every API)

@@ -5,10 +5,10 @@
 // (or the variable named by --password-env) and is never printed.
 // Exit 0: every response conforms; 1: violations; 2: usage or start-up error.
 import { existsSync, readFileSync } from 'node:fs';
+import { integer, parseCommandLine } from '@svc/args';
 import { startProxy } from '@svc/mock';
 import { serverBasePath } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
-import { integer, parseCommandLine } from './lib/args.mjs';
 import { formatReport, runReadOnly } from './lib/contract-live.mjs';
 
 const USAGE =

@@ -5,19 +5,18 @@
 // printed when they arrive.
 //   npm run dev -- [--port 8080]
 // The explorer runs with its live-reload option: the page listens to server-sent events.
-import { execFile } from 'node:child_process';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
+import { commandLine, port as portCheck } from '@svc/args';
 import { startExplorer } from '@svc/explorer';
 import { startMock } from '@svc/mock';
 import { apis, root } from '@svc/oas/apis';
 import { watch } from 'chokidar';
-import { commandLine, port as portCheck } from './lib/args.mjs';
 import { affectedApis, debounceCollect, rebuildApis } from './lib/dev.mjs';
 import { bundleApi, lintApi, redoclyConfig } from './lib/redocly.mjs';
 import { onPortOrFree, startMocks, stopOnExit } from './lib/serve.mjs';
 import { formatFinding, spectralLinter } from './lib/spectral.mjs';
+import { startTypesWorker } from './lib/types-worker.mjs';
 
 const specDir = join(root, 'spec');
 const explorerDir = join(root, 'packages', 'explorer', 'dist');
@@ -29,6 +28,7 @@ const { values } = commandLine('dev', 'Usage: npm run dev -- [--port 8080]   (0:
 const port = values.port;
 
 const all = apis();
+const types = startTypesWorker(generateScript);
 const config = await redoclyConfig();
 // Loaded once (most of a Spectral CLI run), meanwhile the first bundles are written.
 const spectral = spectralLinter();
@@ -49,14 +49,9 @@ const steps = {
     explorer?.reload(names.join(','));
   },
   spectral: async (api) => (await (await spectral)(api.bundle)).map((r) => formatFinding(api, r)),
-  // A child process: the changed APIs' types are generated on the other core while this one
-  // rebuilds the page.
-  types: (names) =>
-    promisify(execFile)(process.execPath, [generateScript, ...names], { cwd: root, maxBuffer: 64 * 1024 * 1024 }).catch(
-      (e) => {
-        throw new Error(`${e.stdout ?? ''}${e.stderr ?? e.message}`.trim());
-      },
-    ),
+  // A thread: the changed APIs' types are generated on the other core while this one rebuilds
+  // the page, with the generator loaded once.
+  types: (names) => types.generate(names),
   // Prism reads its document once: restart the API's mock on the same port.
   async mock(api) {
     const old = mocks.get(api.name);
@@ -76,7 +71,7 @@ const first = rebuildApis(all, { ...steps, mock: async () => {} }, console.log).
 });
 await built;
 
-stopOnExit(() => [...(watcher ? [watcher] : []), ...(explorer ? [explorer] : []), ...mocks.values()]);
+stopOnExit(() => [types, ...(watcher ? [watcher] : []), ...(explorer ? [explorer] : []), ...mocks.values()]);
 await startMocks(0, mocks);
 const mockUrls = Object.fromEntries([...mocks].map(([n, m]) => [n, m.url]));
 explorer = await onPortOrFree(
@@ -105,7 +100,7 @@ async function rebuildAndReload(saves) {
 watcher = watch(specDir, { ignoreInitial: true, atomic: true }).on('all', (_event, file) => {
   if (/\.(ya?ml|json|md)$/.test(file)) onChanges({ file, at: performance.now() });
 });
-await new Promise((resolve) => watcher.once('ready', resolve));
+await new Promise((resolve) => watcher.once('ready', () => resolve(undefined)));
 
 console.log(`\ndev: watching spec/ — explorer with live reload at ${explorer.url}`);
 for (const [name, m] of mocks) console.log(`     mock ${name.padEnd(8)} ${m.url}`);

@@ -3,8 +3,8 @@
 // Spectral runs in-process (scripts/lib/spectral.mjs): one ruleset load for every API.
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
+import { selectedApis } from '@svc/args';
 import { apis, root } from '@svc/oas/apis';
-import { selectedApis } from './lib/args.mjs';
 import { formatFinding, spectralLinter } from './lib/spectral.mjs';
 
 // npm run lint:spectral -- [<api>...]   (default: every API)

@@ -12,7 +12,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { commandLine, knownNames, UsageError, usageExit } from './lib/args.mjs';
+// By path, not by name: .ci/run runs this before `npm ci`, when no workspace package is linked yet.
+import { commandLine, knownNames, UsageError, usageExit } from '../packages/args/src/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const USAGE =

@@ -4,8 +4,8 @@
 // operationId no bundle has: the build fails until they agree.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { commandLine } from '@svc/args';
 import { apis, root } from '@svc/oas/apis';
-import { commandLine } from './lib/args.mjs';
 import { operationIndex, toMarkdown } from './lib/operation-index.mjs';
 import { sourceLocation } from './lib/source-map.mjs';
 

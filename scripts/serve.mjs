@@ -10,8 +10,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { commandLine, port, usageExit } from '@svc/args';
 import { root } from '@svc/oas/apis';
-import { commandLine, port, usageExit } from './lib/args.mjs';
 import { credentialsLine, onPortOrFree, startMocks, stopOnExit } from './lib/serve.mjs';
 
 const USAGE =

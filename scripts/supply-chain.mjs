@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { commandLine, UsageError } from './lib/args.mjs';
+import { commandLine, UsageError } from '@svc/args';
 import { auditVerdict, belowFloor, FLOORS } from './lib/supply-chain.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

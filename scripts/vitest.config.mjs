@@ -9,7 +9,16 @@ import { BaseSequencer } from 'vitest/node';
 // The files that take longest (a whole dev loop, Prism proxies, git repositories), longest first.
 // Without vitest's cache of durations (a fresh clone, CI) it runs the largest files first, which
 // left dev-loop, the longest, to start last: the suite then took its time on top of the others'.
-const LONGEST = ['dev-loop', 'contract-simulator', 'contract', 'breaking-cli', 'release', 'args', 'lint-spectral'];
+const LONGEST = [
+  'dev-loop',
+  'contract-simulator',
+  'contract',
+  'breaking-cli',
+  'release',
+  'typecheck',
+  'args',
+  'lint-spectral',
+];
 
 /** vitest's order, with the LONGEST files moved to the front. */
 class LongestFirst extends BaseSequencer {

@@ -61,7 +61,7 @@ export function debounceCollect(fn, waitMs) {
 /**
  * Rebuilds `apiList` for `npm run dev`, as early as each step can: the bundles first; as soon as
  * they exist, the explorer is rebuilt and the page reloaded while the client types are generated
- * beside it (a child process); then the mocks restart, Redocly's lint and Spectral run. Findings are logged when
+ * beside it (a thread, scripts/lib/types-worker.mjs); then the mocks restart, Redocly's lint and Spectral run. Findings are logged when
  * they arrive and do not hold the reload back; a bundle that fails stops the rebuild (no reload).
  * @param {{ name: string }[]} apiList the APIs whose files changed
  * @param {RebuildSteps} steps
@@ -114,7 +114,7 @@ export async function rebuildApis(apiList, steps, log, since = performance.now()
   }
   const names = apiList.map((a) => a.name);
   let reloaded = false;
-  // The types first (a child process: the other core), then the page; the linters share this
+  // The types first (a thread: the other core), then the page; the linters share this
   // process's thread and Prism's start takes a core, so they follow the reload.
   const types = timed('generate client types', () => steps.types(names));
   const [built] = await timed('build explorer', steps.explorer);

@@ -1,7 +1,7 @@
 // Finds the commit a change is compared with (the merge base), for `npm run breaking`.
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { commandLine } from './args.mjs';
+import { commandLine } from '@svc/args';
 
 /**
  * Runs git in `cwd` and returns its trimmed stdout, or undefined when git exits non-zero.

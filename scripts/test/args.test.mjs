@@ -1,13 +1,14 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { integer, parseCommandLine, port, UsageError } from '@svc/args';
 import { describe, expect, it } from 'vitest';
-import { integer, parseCommandLine, port, UsageError } from '../lib/args.mjs';
+import { runCommand } from './support/run.mjs';
 
 /** @type {Parameters<typeof parseCommandLine>[0]} */
 const spec = {
   options: {
     port: { type: 'string', default: '8080', check: port },
     runs: { type: 'string', check: integer(1) },
+    seed: { type: 'string', check: integer(0, 10) },
     quiet: { type: 'boolean' },
   },
 };
@@ -18,6 +19,8 @@ describe('parseCommandLine', () => {
     [['--port', '0'], { port: 0 }],
     [['--port=65535', '--quiet'], { port: 65535, quiet: true }],
     [['--runs', '3'], { port: 8080, runs: 3 }],
+    [['--seed', '0'], { port: 8080, seed: 0 }],
+    [['--seed', '10'], { port: 8080, seed: 10 }],
   ])('%j -> %j', (argv, values) => {
     expect(parseCommandLine(spec, argv).values).toEqual(values);
   });
@@ -33,6 +36,7 @@ describe('parseCommandLine', () => {
     [['--port', '0x50'], /got "0x50"/],
     [['--port', ' 80'], /got " 80"/],
     [['--runs', '0'], /--runs must be an integer of at least 1; got "0"/],
+    [['--seed', '11'], /--seed must be an integer from 0 to 10; got "11"/],
     [['--quiet=yes'], /--quiet/],
     [['extra'], /positional argument/],
   ])('%j is refused: %s', (argv, message) => {
@@ -55,7 +59,7 @@ describe('parseCommandLine', () => {
 });
 
 // Every command of the repository answers bad arguments alike: `<command>: <one line>`, the usage, exit 2
-// (the simulator's CLI, a published package's, parses its own the same way). A fourth element sets
+// (`@svc/args`: the simulator's CLI, a published package's, uses it too). A fourth element sets
 // environment variables: the benches' settings, checked as options are.
 const COMMANDS = [
   ['serve', 'serve.mjs', ['--port']],
@@ -85,8 +89,12 @@ const COMMANDS = [
   ['bundle', 'bundle.mjs', ['--bogus']],
   ['lint:spectral', 'lint-spectral.mjs', ['centrall']],
   ['operations', 'operations.mjs', ['--bogus']],
+  ['engine-check', 'engine-check.mjs', []],
+  ['engine-check', 'engine-check.mjs', ['no-such.log']],
+  ['engine-check', 'engine-check.mjs', ['--bogus']],
   ['explorer bench', '../packages/explorer/bench/bench.mjs', ['--bogus']],
   ['explorer bench', '../packages/explorer/bench/bench.mjs', ['--loads', '']],
+  ['explorer bench', '../packages/explorer/bench/bench.mjs', ['--scalar', 'no-such-file.js']],
   ['simulator bench', '../packages/simulator/bench/bench.mjs', ['--bogus']],
   ['simulator bench', '../packages/simulator/bench/bench.mjs', ['extra']],
   ['simulator bench', '../packages/simulator/bench/bench.mjs', [], { BENCH_SECONDS: '' }],
@@ -108,26 +116,23 @@ const COMMANDS = [
   ['simulator', '../packages/simulator/src/cli.js', ['--port', '']],
   ['simulator', '../packages/simulator/src/cli.js', ['--ready-file', '']],
   ['simulator', '../packages/simulator/src/cli.js', ['--print-env=yes']],
+  ['simulator', '../packages/simulator/src/cli.js', ['extra']],
+  ['simulator', '../packages/simulator/src/cli.js', ['--task-seconds', 'soon']],
+  ['simulator', '../packages/simulator/src/cli.js', ['--seed', '-3']],
+  ['simulator', '../packages/simulator/src/cli.js', ['--user', 'a:b']],
+  ['simulator', '../packages/simulator/src/cli.js', ['--cert', 'no-such.pem', '--key', 'no-such.pem']],
+  ['pack-files', '../packages/simulator/scripts/pack-files.mjs', []],
+  ['pack-files', '../packages/simulator/scripts/pack-files.mjs', ['copyy']],
+  ['pack-files', '../packages/simulator/scripts/pack-files.mjs', ['copy', 'remove']],
+  ['pack-files', '../packages/simulator/scripts/pack-files.mjs', ['--bogus']],
 ];
 
-function run(script, args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(new URL(`../${script}`, import.meta.url)), ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, SVC_PASSWORD: 'x', EXPLORER_PORT: '', MOCK_PORT: '', ...env }, // empty: unset
-    });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (out += c));
-    // a guard against a command that hangs, far above what a busy machine takes to start one
-    const timer = setTimeout(() => child.kill('SIGKILL'), 600_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, out });
-    });
+/** Runs `node scripts/<script> <args>`; a command that hangs is killed far above what a busy machine takes. */
+const run = (script, args, env = {}) =>
+  runCommand(process.execPath, [fileURLToPath(new URL(`../${script}`, import.meta.url)), ...args], {
+    env: { ...process.env, SVC_PASSWORD: 'x', EXPLORER_PORT: '', MOCK_PORT: '', ...env }, // empty: unset
+    killAfterMs: 600_000,
   });
-}
 
 describe('commands refuse bad arguments with one line, the usage and exit 2', () => {
   // Each case is a Node process that mostly starts up: run them side by side (vitest's

@@ -1,29 +1,17 @@
 // The Spectral gate of `npm test` (`npm run lint:spectral`) can fail: on a copy of the repository
 // whose objects API breaks a house rule, it exits 1 and names the finding at its source YAML line.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyRepository } from '../lib/repo-copy.mjs';
+import { runCommand } from './support/run.mjs';
 
 const copy = mkdtempSync(join(tmpdir(), 'svc-lint-spectral-'));
 const source = join('spec', 'objects', 'paths', 'groups.yaml');
 
-/** Runs `node scripts/<script> <args>` in the copy; resolves on 'close' with the exit code and all output. */
-function run(script, args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(copy, 'scripts', script), ...args], {
-      cwd: copy,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (out += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out }));
-  });
-}
+/** Runs `node scripts/<script> <args>` in the copy. */
+const run = (script, args) => runCommand(process.execPath, [join(copy, 'scripts', script), ...args], { cwd: copy });
 
 let line;
 beforeAll(async () => {

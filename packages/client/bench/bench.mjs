@@ -4,7 +4,7 @@
 import { execFile, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { commandLine, fromEnv, integer } from '../../../scripts/lib/args.mjs';
+import { commandLine, fromEnv, integer } from '@svc/args';
 
 const run = promisify(execFile);
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));

@@ -14,7 +14,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine, integer, usageExit } from '@svc/args';
 import { apis } from '@svc/oas/apis';
 import { chromium } from 'playwright-core';
 import { build } from '../scripts/build.mjs';
@@ -23,25 +23,16 @@ import { startExplorer } from '../src/index.js';
 const require = createRequire(import.meta.url);
 const USAGE =
   'Usage: npm run bench -w @svc/explorer -- [--loads 7] [--scalar <@scalar/api-reference dist/browser/standalone.js>]';
-let values;
-try {
-  ({ values } = parseArgs({ options: { loads: { type: 'string', default: '7' }, scalar: { type: 'string' } } }));
-} catch (e) {
-  // one line and the usage, exit 2, as every command of the repository (scripts/lib/args.mjs)
-  console.error(`explorer bench: ${e.message.replace(/\s*\n\s*/g, ' ')}\n${USAGE}`);
-  process.exit(2);
-}
-const loads = /^\d+$/.test(values.loads) ? Number(values.loads) : NaN;
-if (!(loads >= 1)) {
-  console.error(`explorer bench: --loads must be a positive integer; got "${values.loads}"\n${USAGE}`);
-  process.exit(2);
-}
-if (values.scalar !== undefined && !existsSync(values.scalar)) {
-  console.error(
-    `--scalar must name @scalar/api-reference's dist/browser/standalone.js; ${values.scalar} does not exist`,
+const { values } = commandLine('explorer bench', USAGE, {
+  options: { loads: { type: 'string', default: '7', check: integer(1) }, scalar: { type: 'string' } },
+});
+const { loads } = values;
+if (values.scalar !== undefined && !existsSync(values.scalar))
+  usageExit(
+    'explorer bench',
+    USAGE,
+    `--scalar must name @scalar/api-reference's dist/browser/standalone.js; "${values.scalar}" does not exist`,
   );
-  process.exit(2);
-}
 const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 if (!existsSync(chromiumPath)) {
   console.error(`Chromium not found at ${chromiumPath}: run \`apt-get install -y chromium\` (or set CHROMIUM_PATH)`);

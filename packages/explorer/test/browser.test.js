@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startExplorer } from '../src/index.js';
 import { sharedBrowser } from './support/browser.js';
 import { loopbackCertificate } from './support/certificate.js';
+import { authorize as authorizeAs, guardedPage } from './support/page.js';
 import { runSample } from './support/run-sample.js';
 
 const require = createRequire(import.meta.url);
@@ -29,7 +30,6 @@ let mocks = [];
 let explorer;
 let realHost;
 let browser;
-let context;
 let page;
 const pageErrors = [];
 
@@ -76,18 +76,12 @@ beforeAll(async () => {
     allowLoopback: true,
   });
   realHost = await startRealHost();
-  context = await browser.newContext({ viewport: { width: 1280, height: 1600 } });
-  page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
   // Fail on any request that would leave this machine (CDN, validator badge...) or that the
   // page sends straight to the "real" endpoint instead of through the explorer's /forward/.
-  await page.route(
-    (url) => url.hostname !== '127.0.0.1' || url.port === String(realHost.port),
-    (route) => {
-      pageErrors.push(`unexpected request: ${route.request().url()}`);
-      return route.abort();
-    },
-  );
+  page = await guardedPage(browser, pageErrors, {
+    viewport: { width: 1280, height: 1600 },
+    blocked: (url) => url.port === String(realHost.port),
+  });
 });
 
 afterAll(async () => {
@@ -730,16 +724,4 @@ async function ensureAuthorized() {
 }
 
 /** Authorize dialog: basic auth as admin / secret (any credentials work against the mock). */
-async function authorize() {
-  await page.locator('.scheme-container button.authorize').click();
-  const modal = page.locator('.modal-ux');
-  await modal.waitFor();
-  await modal.locator('input[type="text"]').first().fill('admin');
-  await modal.locator('input[type="password"]').first().fill('secret');
-  await modal.locator('button.modal-btn.auth.authorize').click();
-  await expect
-    .poll(() => modal.locator('button.modal-btn.auth').first().innerText(), { timeout: 60_000 })
-    .toMatch(/Logout/i);
-  await modal.locator('button.btn-done, button.close-modal').first().click();
-  await modal.waitFor({ state: 'detached' });
-}
+const authorize = () => authorizeAs(page, 'admin', 'secret');

@@ -6,15 +6,13 @@
 // no wider than the phone, the keyboard gets to Execute in a few Tabs, and the search forgives typos.
 
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startSimulator } from '@svc/simulator';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsLine } from '../../../scripts/lib/serve.mjs';
-import { startExplorer } from '../src/index.js';
 import { sharedBrowser } from './support/browser.js';
+import { authorize as authorizeAs, guardedPage, startLocalSvc } from './support/page.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 // The README's picture of a workflow mid-way is refreshed on request (UPDATE_SCREENSHOT=1).
@@ -25,7 +23,7 @@ const PASSWORD = 'find-your-way';
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
-let work;
+let local;
 let simulator;
 let explorer;
 let browser;
@@ -33,49 +31,20 @@ const pageErrors = [];
 
 beforeAll(async () => {
   browser = await sharedBrowser();
-  work = mkdtempSync(join(tmpdir(), 'explorer-navigation-'));
-  simulator = await startSimulator({
-    port: 0,
-    password: PASSWORD,
-    dataDir: join(work, 'sim'),
-    taskSeconds: 0.5,
-    seed: 3,
-  });
-  explorer = await startExplorer({ dir: inject('explorerDist'), simulator: { url: simulator.url, ca: simulator.ca } });
+  local = await startLocalSvc({ name: 'navigation', password: PASSWORD, seed: 3 });
+  ({ simulator, explorer } = local);
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await explorer?.close();
-  await simulator?.close();
-  if (work) rmSync(work, { recursive: true, force: true });
+  await local?.close();
 });
 
 /** A new tab of a new browser session (fresh sessionStorage) with the given viewport. */
-async function newPage(viewport = DESKTOP) {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.route(
-    (url) => url.hostname !== '127.0.0.1',
-    (route) => {
-      pageErrors.push(`unexpected request: ${route.request().url()}`);
-      return route.abort();
-    },
-  );
-  return page;
-}
+const newPage = (viewport = DESKTOP) => guardedPage(browser, pageErrors, { viewport });
 
 /** Authorize dialog: basic auth as the simulator's user with `password`. */
-async function authorize(page, password = PASSWORD) {
-  await page.locator('.scheme-container button.authorize').click();
-  const modal = page.locator('.modal-ux');
-  await modal.locator('input[type="text"]').first().fill(simulator.user);
-  await modal.locator('input[type="password"]').first().fill(password);
-  await modal.locator('button.modal-btn.auth.authorize').click();
-  await modal.locator('button.btn-done, button.close-modal').first().click();
-  await modal.waitFor({ state: 'detached' });
-}
+const authorize = (page, password = PASSWORD) => authorizeAs(page, simulator.user, password);
 
 /** The top of an element relative to the viewport, and the viewport's height. */
 const placeOf = (locator) =>

@@ -4,16 +4,14 @@
 // step is done (a polled step again until its `until` condition holds).
 
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startSimulator } from '@svc/simulator';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startExplorer } from '../src/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBrowser } from './support/browser.js';
+import { authorize, guardedPage, startLocalSvc } from './support/page.js';
 import { runSample } from './support/run-sample.js';
 
 const require = createRequire(import.meta.url);
@@ -25,50 +23,31 @@ const screenshot = process.env.UPDATE_SCREENSHOT
 const PASSWORD = 'walk-the-workflows';
 const IMAGE = randomBytes(64 * 1024);
 
-let work;
+let local;
 let simulator;
 let source;
 let explorer;
 let browser;
-let context;
 let page;
 const pageErrors = [];
 
 beforeAll(async () => {
   browser = await sharedBrowser();
-  work = mkdtempSync(join(tmpdir(), 'explorer-workflows-'));
-  simulator = await startSimulator({
-    port: 0,
-    password: PASSWORD,
-    dataDir: join(work, 'sim'),
-    taskSeconds: 0.5,
-    seed: 7,
-  });
+  local = await startLocalSvc({ name: 'workflows', password: PASSWORD, seed: 7 });
+  ({ simulator, explorer } = local);
   // The URL an image is created from (central workflow): bytes served on loopback.
   source = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': IMAGE.length });
     res.end(IMAGE);
   });
   await new Promise((r) => source.listen(0, '127.0.0.1', r));
-  explorer = await startExplorer({ dir: inject('explorerDist'), simulator: { url: simulator.url, ca: simulator.ca } });
-  context = await browser.newContext({ viewport: { width: 1280, height: 1400 } });
-  page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.route(
-    (url) => url.hostname !== '127.0.0.1',
-    (route) => {
-      pageErrors.push(`unexpected request: ${route.request().url()}`);
-      return route.abort();
-    },
-  );
+  page = await guardedPage(browser, pageErrors, { viewport: { width: 1280, height: 1400 } });
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await explorer?.close();
-  await simulator?.close();
+  await local?.close();
   await new Promise((r) => (source ? source.close(r) : r()));
-  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 /** Authorize dialog: basic auth with the simulator's user and password, unless already done. */
@@ -76,13 +55,7 @@ async function ensureAuthorized() {
   const button = page.locator('.scheme-container button.authorize');
   await button.waitFor({ timeout: 60_000 });
   if ((await button.getAttribute('class')).includes(' locked')) return;
-  await button.click();
-  const modal = page.locator('.modal-ux');
-  await modal.locator('input[type="text"]').first().fill(simulator.user);
-  await modal.locator('input[type="password"]').first().fill(PASSWORD);
-  await modal.locator('button.modal-btn.auth.authorize').click();
-  await modal.locator('button.btn-done, button.close-modal').first().click();
-  await modal.waitFor({ state: 'detached' });
+  await authorize(page, simulator.user, PASSWORD);
 }
 
 /**

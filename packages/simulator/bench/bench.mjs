@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { commandLine, fromEnv, integer } from '../../../scripts/lib/args.mjs';
+import { commandLine, fromEnv, integer } from '@svc/args';
 
 const USAGE =
   'Usage: [BENCH_UPLOAD_BYTES=1073741824] [BENCH_SECONDS=4] [BENCH_ROUNDS=5] [BENCH_SCALE=100,1000,10000,100000] npm run bench -w @svc/simulator   (no options)';

@@ -18,7 +18,7 @@ import { Agent, createServer, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { commandLine, fromEnv, integer, usageExit } from '../../../scripts/lib/args.mjs';
+import { commandLine, fromEnv, integer, usageExit } from '@svc/args';
 
 const USAGE =
   'Usage: [BENCH_SCALE=100,1000,10000,100000] [BENCH_SECONDS=4] [BENCH_ROUNDS=5] npm run bench -w @svc/simulator';

@@ -6,21 +6,20 @@
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { commandLine, knownNames, UsageError, usageExit } from '@svc/args';
 import { apis, root } from '@svc/oas/apis';
 
 const pkg = fileURLToPath(new URL('..', import.meta.url));
 const bundles = join(pkg, 'bundles');
 const USAGE = 'Usage: node scripts/pack-files.mjs copy | remove';
-let action;
+const { positionals } = commandLine('pack-files', USAGE, { options: {}, allowPositionals: true });
 try {
-  const { positionals } = parseArgs({ allowPositionals: true, strict: true, options: {} });
-  action = positionals.length === 1 && ['copy', 'remove'].includes(positionals[0]) ? positionals[0] : undefined;
-  if (!action) throw new Error(`the action must be "copy" or "remove"; got "${positionals.join(' ')}"`);
+  knownNames(positionals, ['copy', 'remove'], 'action');
+  if (positionals.length !== 1) throw new UsageError(`one action: "copy" or "remove"; got ${positionals.length}`);
 } catch (e) {
-  console.error(`pack-files: ${e.message}\n${USAGE}`);
-  process.exit(2);
+  usageExit('pack-files', USAGE, e.message);
 }
+const action = positionals[0];
 
 rmSync(bundles, { recursive: true, force: true });
 rmSync(join(pkg, 'LICENSE'), { force: true });

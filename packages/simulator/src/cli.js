@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { integer, parseCommandLine, port, UsageError, usageExit } from '@svc/args';
 import { parse as parseYaml } from 'yaml';
 import { checkTopology } from './domain/topology.js';
 import { DEFAULT_DATA_DIR, parseFaults, startSimulator } from './index.js';
@@ -27,39 +27,62 @@ Password: --password, else $SVC_SIM_PASSWORD, else one is generated and printed 
 --ready-file FILE: the same lines written to FILE once listening (removed at stop).
 Data dir default: ${shown(DEFAULT_DATA_DIR)}`;
 
-/** Parses and checks the options; throws an Error naming the option and the rule. */
+/**
+ * `check` for a number of seconds: a decimal >= 0.
+ * @param {string} value as typed
+ * @param {string} name the option without dashes
+ * @returns {number}
+ * @throws {UsageError}
+ */
+function seconds(value, name) {
+  const n = value === '' ? NaN : Number(value);
+  if (!(Number.isFinite(n) && n >= 0)) throw new UsageError(`--${name} must be a number >= 0; got "${value}"`);
+  return n;
+}
+
+/**
+ * `check` for a value that must not be empty (a user name, a file).
+ * @param {string} value as typed
+ * @param {string} name the option without dashes
+ * @returns {string}
+ * @throws {UsageError}
+ */
+function nonEmpty(value, name) {
+  if (value === '') throw new UsageError(`--${name} must not be empty`);
+  return value;
+}
+
+/**
+ * Parses and checks the options (`@svc/args`, as every command of the repository).
+ * @param {string[]} argv
+ * @throws {UsageError} naming the option and the rule
+ */
 function options(argv) {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      host: { type: 'string', default: '127.0.0.1' },
-      port: { type: 'string', default: '9440' },
-      data: { type: 'string', default: DEFAULT_DATA_DIR },
-      user: { type: 'string', default: 'admin' },
-      password: { type: 'string' },
-      'task-seconds': { type: 'string', default: '3' },
-      http: { type: 'boolean', default: false },
-      cert: { type: 'string' },
-      key: { type: 'string' },
-      faults: { type: 'string' },
-      seed: { type: 'string' },
-      'print-env': { type: 'boolean', default: false },
-      'ready-file': { type: 'string' },
-      topology: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
+  const { values } = parseCommandLine(
+    {
+      options: {
+        host: { type: 'string', default: '127.0.0.1' },
+        port: { type: 'string', default: '9440', check: port },
+        data: { type: 'string', default: DEFAULT_DATA_DIR },
+        user: { type: 'string', default: 'admin', check: nonEmpty },
+        password: { type: 'string' },
+        'task-seconds': { type: 'string', default: '3', check: seconds },
+        http: { type: 'boolean', default: false },
+        cert: { type: 'string' },
+        key: { type: 'string' },
+        faults: { type: 'string' },
+        seed: { type: 'string', check: integer(0, 2 ** 32) },
+        'print-env': { type: 'boolean', default: false },
+        'ready-file': { type: 'string', check: nonEmpty },
+        topology: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
     },
-  });
-  if (positionals.length) throw new Error(`unexpected argument "${positionals[0]}"`);
-  const port = Number(values.port);
-  if (!/^\d+$/.test(values.port) || port > 65535)
-    throw new Error(`--port must be an integer 0-65535, not "${values.port}"`);
-  const taskSeconds = Number(values['task-seconds']);
-  if (values['task-seconds'] === '' || !Number.isFinite(taskSeconds) || taskSeconds < 0)
-    throw new Error(`--task-seconds must be a number >= 0, not "${values['task-seconds']}"`);
-  if (values.user === '' || values.user.includes(':')) throw new Error('--user must be a non-empty name without ":"');
-  if ((values.cert === undefined) !== (values.key === undefined)) throw new Error('--cert and --key go together');
-  if (values.http && values.cert) throw new Error('--http serves plain HTTP: leave out --cert and --key');
+    argv,
+  );
+  if (values.user.includes(':')) throw new UsageError('--user must be a name without ":"');
+  if ((values.cert === undefined) !== (values.key === undefined)) throw new UsageError('--cert and --key go together');
+  if (values.http && values.cert) throw new UsageError('--http serves plain HTTP: leave out --cert and --key');
   const read = (flag, file) => {
     try {
       const text = readFileSync(file, 'utf8');
@@ -69,13 +92,6 @@ function options(argv) {
       throw new Error(`--${flag} must name a readable PEM file; ${file}: ${e.message}`);
     }
   };
-  if (values['ready-file'] === '') throw new Error('--ready-file must name a file');
-  let seed;
-  if (values.seed !== undefined) {
-    seed = Number(values.seed);
-    if (!/^\d+$/.test(values.seed) || seed > 2 ** 32)
-      throw new Error(`--seed must be an integer 0-4294967296, not "${values.seed}"`);
-  }
   let topology;
   if (values.topology !== undefined) {
     let text;
@@ -95,17 +111,17 @@ function options(argv) {
     help: values.help,
     topology,
     host: values.host,
-    port,
+    port: values.port,
     dataDir: values.data,
     user: values.user,
     password: values.password,
-    taskSeconds,
+    taskSeconds: values['task-seconds'],
     http: values.http,
     cert: values.cert && read('cert', values.cert),
     certFile: values.cert,
     key: values.key && read('key', values.key),
     faults: values.faults === undefined ? undefined : parseFaults(values.faults),
-    seed,
+    seed: values.seed,
     printEnv: values['print-env'],
     readyFile: values['ready-file'] && resolve(values['ready-file']),
   };
@@ -130,8 +146,8 @@ let opts;
 try {
   opts = options(process.argv.slice(2));
 } catch (error) {
-  console.error(`simulator: ${error.message.replace(/\s*\n\s*/g, ' ')}\n${USAGE}`); // one line: parseArgs messages can span three
-  process.exit(2);
+  // a PEM or topology file that does not read is a bad option too (its message names the option)
+  usageExit('simulator', USAGE, error.message.replace(/\s*\n\s*/g, ' '));
 }
 if (opts.help) {
   console.log(USAGE);

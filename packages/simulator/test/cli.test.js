@@ -61,7 +61,7 @@ const killed = (child) =>
 describe('npm run simulator', () => {
   it('refuses bad arguments with one line naming the option, the usage and exit code 2', async () => {
     for (const [args, message] of [
-      [['--port', 'http'], /--port must be an integer 0-65535, not "http"/],
+      [['--port', 'http'], /--port must be a port number from 0 to 65535; got "http"/],
       [['--task-seconds=-1'], /--task-seconds must be a number >= 0/],
       [['--faults', '503=2'], /--faults: 503 is a rate between 0 and 1/],
       [['--cert', 'x.pem'], /--cert and --key go together/],

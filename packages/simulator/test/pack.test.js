@@ -1,5 +1,5 @@
-// What someone without this repository gets: the tarballs of @svc/simulator and @svc/oas (its one
-// workspace dependency) installed into an empty folder outside the repository, the bin started on
+// What someone without this repository gets: the tarballs of @svc/simulator, @svc/oas and @svc/args
+// (its workspace dependencies) installed into an empty folder outside the repository, the bin started on
 // a free port with --print-env and --ready-file, an image created from a 127.0.0.1 URL and its
 // task awaited, then SIGTERM.
 import { execFile, spawn } from 'node:child_process';
@@ -40,6 +40,7 @@ describe('npm pack of @svc/simulator, installed outside the repository', () => {
     expect(relative(repo, work).startsWith('..'), 'the install folder is outside the repository').toBe(true);
     const sim = await pack(pkgDir, work);
     const oas = await pack(join(repo, 'packages', 'oas'), work);
+    const args = await pack(join(repo, 'packages', 'args'), work);
     simFiles = sim.files;
     const app = join(work, 'app');
     mkdirSync(app);
@@ -47,7 +48,7 @@ describe('npm pack of @svc/simulator, installed outside the repository', () => {
     // npm waits 5 minutes on a stalled registry request by default (seen in CI): the cache `npm ci`
     // filled answers first, and a stalled fetch is retried instead of outliving this hook
     const offline = ['--prefer-offline', '--fetch-timeout=30000', '--fetch-retries=4'];
-    await run(npm, ['install', '--no-audit', '--no-fund', ...offline, oas.tarball, sim.tarball], {
+    await run(npm, ['install', '--no-audit', '--no-fund', ...offline, oas.tarball, args.tarball, sim.tarball], {
       cwd: app,
       timeout: 1_000_000, // ended before the hook's guard, so no npm outlives the test
       killSignal: 'SIGKILL',

@@ -1,7 +1,6 @@
-import { createRulesetFunction } from '@stoplight/spectral-core';
-import { isObject, operationsOf, resolveRef } from '@svc/oas';
+import { isObject, resolveRef } from '@svc/oas';
 import { isBinaryContent } from '@svc/oas/schema';
-import { PARAM_SEGMENT, VERSION_SEGMENT } from './lib/house.js';
+import { PARAM_SEGMENT, perOperation, VERSION_SEGMENT } from './lib/house.js';
 
 /** Lower snake case: `images_upload_file`, `storage_containers_list`. */
 const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
@@ -40,30 +39,18 @@ const snake = (segment) => segment.toLowerCase().replace(/-/g, '_');
  * Given: `$.paths[*]` (with `resolved: false`); operations without an
  * operationId are left to spectral:oas `operation-operationId`.
  */
-export default createRulesetFunction(
-  {
-    input: { type: 'object' },
-    options: null,
-  },
-  function operationIdGrammar(pathItem, _options, context) {
-    const doc = context.document.data;
-    const pathKey = String(context.path[context.path.length - 1]);
-    const results = [];
-    for (const { method, operation, path } of operationsOf(doc, pathItem, context.path)) {
-      const id = operation.operationId;
-      if (typeof id !== 'string') continue;
-      const { resource, verbs } = expectation(doc, pathKey, method, operation);
-      if (fits(id, resource, verbs)) continue;
-      const what =
-        resource === null
-          ? `must be <resource>_<verb>[_qualifier] in lower snake case`
-          : `must be <resource>_<verb>[_qualifier] in lower snake case with resource "${resource}"` +
-            (verbs === null ? '' : ` and a verb allowed for ${method.toUpperCase()} ${pathKey} (${verbs.join(', ')})`);
-      results.push({ message: `operationId "${id}" ${what}`, path: [...path, 'operationId'] });
-    }
-    return results;
-  },
-);
+export default perOperation(null, ({ doc, pathKey, method, operation, path }) => {
+  const id = operation.operationId;
+  if (typeof id !== 'string') return [];
+  const { resource, verbs } = expectation(doc, pathKey, method, operation);
+  if (fits(id, resource, verbs)) return [];
+  const what =
+    resource === null
+      ? `must be <resource>_<verb>[_qualifier] in lower snake case`
+      : `must be <resource>_<verb>[_qualifier] in lower snake case with resource "${resource}"` +
+        (verbs === null ? '' : ` and a verb allowed for ${method.toUpperCase()} ${pathKey} (${verbs.join(', ')})`);
+  return [{ message: `operationId "${id}" ${what}`, path: [...path, 'operationId'] }];
+});
 
 /**
  * @returns {{ resource: string | null, verbs: string[] | null }} null = not constrained

@@ -1,5 +1,5 @@
-import { createRulesetFunction } from '@stoplight/spectral-core';
-import { isObject, operationsOf } from '@svc/oas';
+import { isObject } from '@svc/oas';
+import { perOperation } from './lib/house.js';
 
 /**
  * Enforces the error-response convention (`svc-operation-responses`): every
@@ -12,26 +12,15 @@ import { isObject, operationsOf } from '@svc/oas';
  *
  * Given: `$.paths[*]` (with `resolved: false`).
  */
-export default createRulesetFunction(
-  {
-    input: { type: 'object' },
-    options: null,
-  },
-  function operationResponses(pathItem, _options, context) {
-    const doc = context.document.data;
-    const pathKey = String(context.path[context.path.length - 1]);
-    const results = [];
-    for (const { method, operation, path } of operationsOf(doc, pathItem, context.path)) {
-      const name = `${method.toUpperCase()} ${pathKey}`;
-      const codes = isObject(operation.responses) ? Object.keys(operation.responses) : [];
-      const at = isObject(operation.responses) ? [...path, 'responses'] : path;
-      if (!codes.some((code) => /^4(?:\d\d|XX)$/i.test(code))) {
-        results.push({ message: `${name} declares no "4xx" response; add at least one (e.g. 400 or 404)`, path: at });
-      }
-      if (!codes.includes('default')) {
-        results.push({ message: `${name} declares no "default" response; add one with the error schema`, path: at });
-      }
-    }
-    return results;
-  },
-);
+export default perOperation(null, ({ name, operation, path }) => {
+  const codes = isObject(operation.responses) ? Object.keys(operation.responses) : [];
+  const at = isObject(operation.responses) ? [...path, 'responses'] : path;
+  return [
+    ...(codes.some((code) => /^4(?:\d\d|XX)$/i.test(code))
+      ? []
+      : [{ message: `${name} declares no "4xx" response; add at least one (e.g. 400 or 404)`, path: at }]),
+    ...(codes.includes('default')
+      ? []
+      : [{ message: `${name} declares no "default" response; add one with the error schema`, path: at }]),
+  ];
+});

@@ -1,5 +1,4 @@
-import { createRulesetFunction } from '@stoplight/spectral-core';
-import { operationsOf } from '@svc/oas';
+import { perOperation } from './lib/house.js';
 
 /**
  * Enforces the one-line summary (`svc-operation-summary`): every operation has
@@ -15,45 +14,31 @@ import { operationsOf } from '@svc/oas';
  *
  * Given: `$.paths[*]` (with `resolved: false`).
  */
-export default createRulesetFunction(
-  {
-    input: { type: 'object' },
-    options: {
-      type: ['object', 'null'],
-      additionalProperties: false,
-      properties: { maxLength: { type: 'integer', minimum: 1 } },
-    },
-  },
-  function operationSummary(pathItem, options, context) {
+export default perOperation(
+  { type: ['object', 'null'], additionalProperties: false, properties: { maxLength: { type: 'integer', minimum: 1 } } },
+  ({ name, operation, path }, options) => {
     const maxLength = options?.maxLength ?? 80;
-    const doc = context.document.data;
-    const pathKey = String(context.path[context.path.length - 1]);
+    const summary = operation.summary;
+    if (typeof summary !== 'string' || summary.trim() === '')
+      return [{ message: `${name} has no "summary"; add a short title such as "Get an image"`, path }];
+    const at = [...path, 'summary'];
     const results = [];
-    for (const { method, operation, path } of operationsOf(doc, pathItem, context.path)) {
-      const name = `${method.toUpperCase()} ${pathKey}`;
-      const summary = operation.summary;
-      if (typeof summary !== 'string' || summary.trim() === '') {
-        results.push({ message: `${name} has no "summary"; add a short title such as "Get an image"`, path });
-        continue;
-      }
-      const at = [...path, 'summary'];
-      if (/[\r\n]/.test(summary.trim())) {
-        results.push({
-          message: `${name} has a "summary" of several lines; keep it to one line and move the rest to the description`,
-          path: at,
-        });
-      } else if (summary.length > maxLength) {
-        results.push({
-          message: `${name} has a "summary" of ${summary.length} characters; shorten it to ${maxLength} or fewer and move the rest to the description`,
-          path: at,
-        });
-      }
-      if (/\.\s*$/.test(summary) && !/\.\.\.\s*$/.test(summary)) {
-        results.push({
-          message: `${name} has a "summary" that ends with a full stop; drop it (a summary is a title)`,
-          path: at,
-        });
-      }
+    if (/[\r\n]/.test(summary.trim())) {
+      results.push({
+        message: `${name} has a "summary" of several lines; keep it to one line and move the rest to the description`,
+        path: at,
+      });
+    } else if (summary.length > maxLength) {
+      results.push({
+        message: `${name} has a "summary" of ${summary.length} characters; shorten it to ${maxLength} or fewer and move the rest to the description`,
+        path: at,
+      });
+    }
+    if (/\.\s*$/.test(summary) && !/\.\.\.\s*$/.test(summary)) {
+      results.push({
+        message: `${name} has a "summary" that ends with a full stop; drop it (a summary is a title)`,
+        path: at,
+      });
     }
     return results;
   },

@@ -1,4 +1,5 @@
-// One way for every command of scripts/ to read its options: node:util's parseArgs, plus the value
+// One way for every command of the repository (scripts/, the benches, the client's generator, the
+// published svc-simulator) to read its options: node:util's parseArgs, plus the value
 // rules the commands share (ports, counts). A bad argument is answered with one line naming the
 // option and the rule, then the command's usage, and exit code 2: never a stack trace, never a
 // silently replaced value.
@@ -31,7 +32,7 @@ export function parseCommandLine({ options, allowPositionals = false }, argv = p
     // parseArgs' messages are one line each ("Unknown option '--bogus'", "argument missing", ...)
     // less the hint parseArgs adds when positionals are allowed: the usage line says it better
     throw new UsageError(
-      e.message
+      /** @type {Error} */ (e).message
         .replace(/\. To specify a positional argument starting with a '-'[\s\S]*$/, '')
         .replace(/\s+/g, ' ')
         .trim(),
@@ -77,7 +78,7 @@ export function usageExit(command, usage, message) {
 }
 
 /** How a message names a setting: `--port` for an option, `BENCH_ROUNDS` for an environment variable. */
-const label = (name) => (/^[A-Z][A-Z0-9_]*$/.test(name) ? name : `--${name}`);
+const label = (/** @type {string} */ name) => (/^[A-Z][A-Z0-9_]*$/.test(name) ? name : `--${name}`);
 
 /**
  * `check` for a TCP port: digits only, 0 to 65535 (0: any free port). `''`, `-1`, `80.5` and
@@ -95,14 +96,18 @@ export function port(value, name) {
 }
 
 /**
- * `check` for a count or a duration: digits only, at least `min`.
+ * `check` for a count or a duration: digits only, from `min` to `max`.
  * @param {number} [min] default 1
+ * @param {number} [max] default none
  * @returns {(value: string, name: string) => number}
  */
-export function integer(min = 1) {
+export function integer(min = 1, max = Number.MAX_SAFE_INTEGER) {
   return (value, name) => {
     const n = /^\d{1,15}$/.test(value) ? Number(value) : NaN;
-    if (!(n >= min)) throw new UsageError(`${label(name)} must be an integer of at least ${min}; got "${value}"`);
+    if (!(n >= min && n <= max))
+      throw new UsageError(
+        `${label(name)} must be an integer ${max < Number.MAX_SAFE_INTEGER ? `from ${min} to ${max}` : `of at least ${min}`}; got "${value}"`,
+      );
     return n;
   };
 }
@@ -148,9 +153,10 @@ export function knownNames(names, known, what) {
  * every API of redocly.yaml when none is. An unknown name is a usage error (exit 2).
  * @param {string} command the name printed first (`bundle`)
  * @param {string} usage   the usage line
- * @param {import('@svc/oas/apis').ApiEntry[]} all `apis()` (a parameter: this module imports node: modules only)
+ * @template {{ name: string }} T
+ * @param {T[]} all `apis()` of `@svc/oas/apis` (a parameter: this module imports node: modules only)
  * @param {string[]} [argv]
- * @returns {import('@svc/oas/apis').ApiEntry[]} in redocly.yaml order
+ * @returns {T[]} in redocly.yaml order
  */
 export function selectedApis(command, usage, all, argv) {
   const names = commandLine(command, usage, { options: {}, allowPositionals: true }, argv).positionals;
@@ -161,7 +167,7 @@ export function selectedApis(command, usage, all, argv) {
       'API of redocly.yaml',
     );
   } catch (e) {
-    usageExit(command, usage, e.message);
+    usageExit(command, usage, /** @type {UsageError} */ (e).message);
   }
   return all.filter((a) => !names.length || names.includes(a.name));
 }

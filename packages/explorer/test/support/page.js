@@ -1,0 +1,82 @@
+// The setup the explorer's browser tests share: the local svc with the explorer in front of it, a
+// tab that records page errors and refuses requests leaving the machine, and Swagger UI's
+// Authorize dialog.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSimulator } from '@svc/simulator';
+import { expect, inject } from 'vitest';
+import { startExplorer } from '../../src/index.js';
+
+/**
+ * Starts the simulator (data in a temporary folder, tasks of 0.5 s) and the explorer built by
+ * global-setup.js in front of it, on free loopback ports.
+ * @param {{ name: string, password: string, seed: number }} options `name` names the folder
+ * @returns {Promise<{ simulator: Awaited<ReturnType<typeof startSimulator>>,
+ *   explorer: Awaited<ReturnType<typeof startExplorer>>, close: () => Promise<void> }>}
+ *   `close` stops both and removes the folder
+ */
+export async function startLocalSvc({ name, password, seed }) {
+  const work = mkdtempSync(join(tmpdir(), `explorer-${name}-`));
+  let simulator;
+  let explorer;
+  const close = async () => {
+    await explorer?.close();
+    await simulator?.close();
+    rmSync(work, { recursive: true, force: true });
+  };
+  try {
+    simulator = await startSimulator({ port: 0, password, dataDir: join(work, 'sim'), taskSeconds: 0.5, seed });
+    explorer = await startExplorer({
+      dir: inject('explorerDist'),
+      simulator: { url: simulator.url, ca: simulator.ca },
+    });
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return { simulator, explorer, close };
+}
+
+/**
+ * A new tab of a new browser session (fresh sessionStorage). Page errors and every request that
+ * would leave 127.0.0.1 (a CDN, the validator badge) or that `blocked` names are pushed on
+ * `errors` (the request is aborted): a test ends with `expect(errors).toEqual([])`.
+ * @param {import('playwright-core').Browser} browser
+ * @param {string[]} errors
+ * @param {{ viewport?: { width: number, height: number }, blocked?: (url: URL) => boolean }} [options]
+ * @returns {Promise<import('playwright-core').Page>}
+ */
+export async function guardedPage(browser, errors, { viewport, blocked = () => false } = {}) {
+  const context = await browser.newContext(viewport ? { viewport } : {});
+  const page = await context.newPage();
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.route(
+    (url) => url.hostname !== '127.0.0.1' || blocked(url),
+    (route) => {
+      errors.push(`unexpected request: ${route.request().url()}`);
+      return route.abort();
+    },
+  );
+  return page;
+}
+
+/**
+ * Fills Swagger UI's Authorize dialog with basic-auth credentials and closes it.
+ * @param {import('playwright-core').Page} page
+ * @param {string} user
+ * @param {string} password
+ */
+export async function authorize(page, user, password) {
+  await page.locator('.scheme-container button.authorize').click();
+  const modal = page.locator('.modal-ux');
+  await modal.waitFor();
+  await modal.locator('input[type="text"]').first().fill(user);
+  await modal.locator('input[type="password"]').first().fill(password);
+  await modal.locator('button.modal-btn.auth.authorize').click();
+  await expect
+    .poll(() => modal.locator('button.modal-btn.auth').first().innerText(), { timeout: 60_000 })
+    .toMatch(/Logout/i);
+  await modal.locator('button.btn-done, button.close-modal').first().click();
+  await modal.waitFor({ state: 'detached' });
+}
