@@ -57,8 +57,20 @@ export function parseCommandLine({ options, allowPositionals = false }, argv = p
  * @returns {ReturnType<typeof parseCommandLine>}
  */
 export function commandLine(command, usage, spec, argv) {
+  return orUsageExit(command, usage, () => parseCommandLine(spec, argv));
+}
+
+/**
+ * `read()`, or on a {@link UsageError} the message and the usage on stderr and exit 2.
+ * @template T
+ * @param {string} command
+ * @param {string} usage
+ * @param {() => T} read
+ * @returns {T}
+ */
+function orUsageExit(command, usage, read) {
   try {
-    return parseCommandLine(spec, argv);
+    return read();
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     usageExit(command, usage, e.message);
@@ -126,12 +138,7 @@ export function integer(min = 1, max = Number.MAX_SAFE_INTEGER) {
 export function fromEnv(command, usage, name, fallback, check) {
   const raw = process.env[name];
   if (raw === undefined) return fallback;
-  try {
-    return check(raw, name);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    usageExit(command, usage, e.message);
-  }
+  return orUsageExit(command, usage, () => check(raw, name));
 }
 
 /**

@@ -60,6 +60,8 @@ const CREATE_FIELDS = {
     url: 'url',
     containerUuid: 'storage_container_uuid',
     containerName: 'storage_container_name',
+    // a framework names the container `container_name` (docs/service.md, "Where production is lenient")
+    containerNameAlias: 'container_name',
     containerId: 'storage_container_id',
   },
 };
@@ -67,7 +69,7 @@ const CREATE_FIELDS = {
 /**
  * Creates the image (and its task) from a v0.8 or v2.0 create body.
  * @param {import('../../http.js').Context} ctx
- * @param {{ spec: string, imageType: string, url: string, containerUuid: string, containerName: string, containerId?: string }} f
+ * @param {{ spec: string, imageType: string, url: string, containerUuid: string, containerName: string, containerNameAlias?: string, containerId?: string }} f
  *   the body's field names
  * @returns {any} the create task
  * @throws {HttpError} 400 naming the import spec when its storage container does not exist
@@ -77,8 +79,7 @@ function createImage(ctx, f) {
   const b = ctx.body;
   const spec = b[f.spec] ?? {};
   const containerUuid = spec[f.containerUuid];
-  // v2.0: a framework names the container `container_name` (docs/service.md, "Where production is lenient")
-  const containerName = spec[f.containerName] ?? (f.containerId ? spec.container_name : undefined);
+  const containerName = spec[f.containerName] ?? (f.containerNameAlias && spec[f.containerNameAlias]);
   let c;
   if (containerUuid) {
     c = topology.container(containerUuid.toLowerCase());
