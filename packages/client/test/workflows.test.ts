@@ -94,9 +94,11 @@ describe('central waitForTask', () => {
     const fetch = async (request: Request) => {
       polls++;
       if (polls === 1) return Response.json({ uuid: TASK, status: 'RUNNING', percentage_complete: 40 });
-      return new Promise<Response>((_, reject) =>
-        request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }),
-      );
+      return new Promise<Response>((_, reject) => {
+        // as fetch does: a signal the deadline already fired (a busy machine) rejects at once
+        if (request.signal.aborted) reject(request.signal.reason);
+        request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true });
+      });
     };
     const client = createCentralClient({ baseUrl: 'https://127.0.0.1:9/api/svc/v3', ...creds, fetch });
     const error = await client.waitForTask(TASK, { intervalMs: 0, timeoutMs: 300 }).catch((e) => e);
@@ -294,9 +296,11 @@ describe('element waitForTask with the v0.8 long poll', () => {
     const fetch = async (request: Request) => {
       urls.push(request.url);
       if (urls.length === 1) return Response.json({ taskInfo: running, isUnrecognized: false });
-      return new Promise<Response>((_, reject) =>
-        request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }),
-      );
+      return new Promise<Response>((_, reject) => {
+        // as fetch does: a signal the deadline already fired (a busy machine) rejects at once
+        if (request.signal.aborted) reject(request.signal.reason);
+        request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true });
+      });
     };
     const client = createElementClient({ baseUrl: 'https://127.0.0.1:9/api/svc', ...creds, fetch });
     const error = await client.waitForTask(TASK, { intervalMs: 0, timeoutMs: 300, longPollSeconds: 1 }).catch((e) => e);
