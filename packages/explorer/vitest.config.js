@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { READY_MS } from './test/support/ready.js';
 
 export default defineConfig({
   test: {
@@ -6,8 +7,8 @@ export default defineConfig({
     // One build of the page and one Chromium for all the test files.
     globalSetup: ['test/support/global-setup.js'],
     environment: 'node',
-    // The browser tests drive Swagger UI in Chromium: bounded waits on readiness, long enough for a
-    // machine shared by many test runs (a page load took over 20 s at a load average of 18).
+    // The browser tests drive Swagger UI in Chromium: waits end on readiness, within READY_MS.
+    expect: { poll: { timeout: READY_MS } },
     testTimeout: 1_200_000,
     hookTimeout: 1_200_000,
     teardownTimeout: 30_000,

@@ -138,7 +138,7 @@ describe('API explorer in Chromium', () => {
     expect(await page.locator('.information-container .title').innerText()).toContain('svc central API (v3)');
     const tags = () =>
       page.locator('.opblock-tag-section h3.opblock-tag').evaluateAll((els) => els.map((el) => el.dataset.tag));
-    await expect.poll(tags, { timeout: 60_000 }).toEqual(expect.arrayContaining(['Images', 'Tasks']));
+    await expect.poll(tags).toEqual(expect.arrayContaining(['Images', 'Tasks']));
     expect(await page.locator('.topbar select option').allInnerTexts()).toEqual([
       'central API (v3)',
       'element API (v0.8 and v2.0)',
@@ -159,7 +159,7 @@ describe('API explorer in Chromium', () => {
     await page.reload();
     await page.locator('.scheme-container button.authorize').waitFor();
     await expect
-      .poll(() => page.locator('.scheme-container button.authorize').getAttribute('class'), { timeout: 60_000 })
+      .poll(() => page.locator('.scheme-container button.authorize').getAttribute('class'))
       .toContain('locked');
     const storage = await page.evaluate(() => ({
       local: JSON.stringify({ ...localStorage }),
@@ -174,7 +174,7 @@ describe('API explorer in Chromium', () => {
     try {
       const fresh = await other.newPage();
       await fresh.goto(explorer.url);
-      await fresh.locator('.scheme-container button.authorize').waitFor({ timeout: 60_000 });
+      await fresh.locator('.scheme-container button.authorize').waitFor();
       expect(await fresh.locator('.scheme-container button.authorize').getAttribute('class')).toContain('unlocked');
     } finally {
       await other.close();
@@ -184,22 +184,20 @@ describe('API explorer in Chromium', () => {
   for (const c of CASES) {
     it(`${c.api}: opens ${c.operationId} by deep link, executes it against the mock, shows status, body, curl and samples`, async () => {
       await page.goto(`${explorer.url}?api=${c.api}#/${encodeURIComponent(c.tag)}/${c.operationId}`);
-      await expect
-        .poll(() => page.locator('.information-container .title').innerText(), { timeout: 60_000 })
-        .toContain(c.title);
+      await expect.poll(() => page.locator('.information-container .title').innerText()).toContain(c.title);
       const op = opLocator(c.operationId);
       // The deep link opened the operation.
-      await op.locator('.opblock-body').waitFor({ timeout: 60_000 });
+      await op.locator('.opblock-body').waitFor();
       expect(await op.getAttribute('class')).toContain('is-open');
       // Authorized from this session's storage, no dialog needed after the reload.
       await expect
-        .poll(() => page.locator('.scheme-container button.authorize').getAttribute('class'), { timeout: 60_000 })
+        .poll(() => page.locator('.scheme-container button.authorize').getAttribute('class'))
         .toContain('locked');
 
       await execute(op);
       const live = op.locator('.live-responses-table');
       const row = live.locator('tr.response');
-      await expect.poll(() => row.locator('.response-col_status').first().innerText(), { timeout: 90_000 }).toBe('200');
+      await expect.poll(() => row.locator('.response-col_status').first().innerText()).toBe('200');
       expect(await row.locator('.response-col_description pre').first().innerText()).toContain(c.body);
       const requestUrl = await op.locator('.request-url pre').first().innerText();
       expect(requestUrl).toContain(`${explorer.url}mock/${c.api}${c.basePath}${c.path}`);
@@ -254,7 +252,7 @@ describe('API explorer in Chromium', () => {
     await page.goto(explorer.url);
     await page.locator('.topbar select').selectOption({ label: 'object store API (v3)' });
     await expect
-      .poll(() => page.locator('.information-container .title').innerText(), { timeout: 60_000 })
+      .poll(() => page.locator('.information-container .title').innerText())
       .toContain('svc object store API');
     await expect.poll(() => new URL(page.url()).searchParams.get('api')).toBe('objects');
     const op = opLocator('objectstores_get');
@@ -262,9 +260,9 @@ describe('API explorer in Chromium', () => {
     await expect.poll(() => decodeURIComponent(new URL(page.url()).hash)).toMatch(/\/objectstores_get$/);
     await page.reload();
     await expect
-      .poll(() => page.locator('.information-container .title').innerText(), { timeout: 60_000 })
+      .poll(() => page.locator('.information-container .title').innerText())
       .toContain('svc object store API');
-    await opLocator('objectstores_get').locator('.opblock-body').waitFor({ timeout: 60_000 });
+    await opLocator('objectstores_get').locator('.opblock-body').waitFor();
     expect(pageErrors).toEqual([]);
   });
 
@@ -277,14 +275,12 @@ describe('API explorer in Chromium', () => {
       await local.goto(
         `${pathToFileURL(join(dir, 'index.html')).href}?api=element#/${encodeURIComponent('Image upload (v0.8)')}/images_upload_v0_8`,
       );
-      await expect
-        .poll(() => local.locator('.information-container .title').innerText(), { timeout: 60_000 })
-        .toContain('svc element API');
+      await expect.poll(() => local.locator('.information-container .title').innerText()).toContain('svc element API');
       const op = local.locator('.opblock[id$="-images_upload_v0_8"]');
-      await op.locator('.svc-code-samples').waitFor({ timeout: 60_000 });
+      await op.locator('.svc-code-samples').waitFor();
       await local.locator('.topbar select').selectOption({ label: 'object store API (v3)' });
       await expect
-        .poll(() => local.locator('.information-container .title').innerText(), { timeout: 60_000 })
+        .poll(() => local.locator('.information-container .title').innerText())
         .toContain('svc object store API');
       expect(new URL(local.url()).searchParams.get('api')).toBe('objects');
       expect(errors).toEqual([]);
@@ -296,31 +292,27 @@ describe('API explorer in Chromium', () => {
   it('names an unknown API of a link and shows the first one instead', async () => {
     await page.goto(`${explorer.url}?api=nosuch#/Images/images_list`);
     const notice = page.locator('.svc-notice');
-    await notice.waitFor({ timeout: 60_000 });
+    await notice.waitFor();
     expect(await notice.innerText()).toBe(
       'Unknown API "nosuch" in the link (?api=); showing "central". Known: central, element, objects.',
     );
     await expect
-      .poll(() => page.locator('.information-container .title').innerText(), { timeout: 60_000 })
+      .poll(() => page.locator('.information-container .title').innerText())
       .toContain('svc central API (v3)');
     await expect.poll(() => new URL(page.url()).searchParams.get('api')).toBe('central');
     // Picking an API drops the notice, and the page's one-time setup does not run again.
     await page.locator('.topbar select').selectOption({ label: 'element API (v0.8 and v2.0)' });
-    await expect
-      .poll(() => page.locator('.information-container .title').innerText(), { timeout: 60_000 })
-      .toContain('svc element API');
+    await expect.poll(() => page.locator('.information-container .title').innerText()).toContain('svc element API');
     await page.locator('.topbar select').selectOption({ label: 'central API (v3)' });
-    await expect
-      .poll(() => page.locator('.information-container .title').innerText(), { timeout: 60_000 })
-      .toContain('svc central API');
+    await expect.poll(() => page.locator('.information-container .title').innerText()).toContain('svc central API');
     expect(await page.locator('.svc-notice').count()).toBe(0);
   });
 
   it('searches every API from the sidebar, descriptions included, with the query in the link', async () => {
     await page.goto(`${explorer.url}?api=element`);
     const search = page.locator('#svc-search-input');
-    await search.waitFor({ timeout: 60_000 });
-    await opLocator('images_upload_v0_8').waitFor({ timeout: 60_000 });
+    await search.waitFor();
+    await opLocator('images_upload_v0_8').waitFor();
     const total = await page.locator('.opblock').count();
     // The notes for the spec's authors (HTML comments) are not in the page.
     expect(await page.locator('body').innerText()).not.toMatch(/For authors|renderers which list|x-svc-workflow/);
@@ -351,21 +343,17 @@ describe('API explorer in Chromium', () => {
     // The link keeps the query: a reload (or a shared link) shows the same search.
     await search.fill('zzz-nothing');
     await page.reload();
-    await expect
-      .poll(() => page.locator('.svc-no-match').innerText(), { timeout: 60_000 })
-      .toContain('No API has a matching operation');
+    await expect.poll(() => page.locator('.svc-no-match').innerText()).toContain('No API has a matching operation');
     expect(await page.locator('#svc-search-input').inputValue()).toBe('zzz-nothing');
     expect(await page.locator('.svc-sidebar').innerText()).toContain('Nothing matches "zzz-nothing" in any API.');
     // Following a match in another API opens it there.
     await page.locator('#svc-search-input').fill('checksum');
     await page.locator('.svc-sidebar .svc-nav-op').click();
-    await expect
-      .poll(() => page.locator('.information-container .title').innerText(), { timeout: 60_000 })
-      .toContain('svc central API');
-    await opLocator('images_upload_file').locator('.opblock-body').waitFor({ timeout: 60_000 });
+    await expect.poll(() => page.locator('.information-container .title').innerText()).toContain('svc central API');
+    await opLocator('images_upload_file').locator('.opblock-body').waitFor();
     await page.locator('#svc-search-input').fill('');
     await page.goto(`${explorer.url}?api=element`);
-    await expect.poll(() => page.locator('.opblock').count(), { timeout: 60_000 }).toBe(total);
+    await expect.poll(() => page.locator('.opblock').count()).toBe(total);
     expect(pageErrors).toEqual([]);
   });
 
@@ -373,7 +361,7 @@ describe('API explorer in Chromium', () => {
     realHost.received.length = 0;
     await page.goto(`${explorer.url}?api=central#/Images/images_list`);
     const op = opLocator('images_list');
-    await op.locator('.opblock-body').waitFor({ timeout: 60_000 });
+    await op.locator('.opblock-body').waitFor();
     await useRealHost();
     const selfSignedBox = page.locator('.svc-self-signed input[type=checkbox]');
     await selfSignedBox.uncheck();
@@ -381,7 +369,7 @@ describe('API explorer in Chromium', () => {
     // Not ticked: the certificate is checked and refused, with a reason the user can act on.
     await execute(op);
     const status = op.locator('.live-responses-table tr.response .response-col_status').first();
-    await expect.poll(() => status.innerText(), { timeout: 90_000 }).toBe('502');
+    await expect.poll(() => status.innerText()).toBe('502');
     expect(await op.locator('.live-responses-table .response-col_description pre').first().innerText()).toContain(
       'Self-signed certificate',
     );
@@ -389,7 +377,7 @@ describe('API explorer in Chromium', () => {
 
     await selfSignedBox.check();
     await execute(op);
-    await expect.poll(() => status.innerText(), { timeout: 90_000 }).toBe('200');
+    await expect.poll(() => status.innerText()).toBe('200');
     expect(await op.locator('.live-responses-table .response-col_description pre').first().innerText()).toContain(
       'real-host',
     );
@@ -428,16 +416,14 @@ describe('API explorer in Chromium', () => {
       `${explorer.url}?api=element#/${encodeURIComponent('Storage containers (v2.0)')}/storage_containers_list_v2_0`,
     );
     const op = opLocator('storage_containers_list_v2_0');
-    await op.locator('.opblock-body').waitFor({ timeout: 60_000 });
+    await op.locator('.opblock-body').waitFor();
     await ensureAuthorized();
     await useRealHost('https://{host}:{port}{legacy_prefix}/services/rest');
     await page.locator('input[data-variable="legacy_prefix"]').fill('/Gateway2');
     await page.locator('.svc-self-signed input[type=checkbox]').check();
     await execute(op);
     await expect
-      .poll(() => op.locator('.live-responses-table tr.response .response-col_status').first().innerText(), {
-        timeout: 30_000,
-      })
+      .poll(() => op.locator('.live-responses-table tr.response .response-col_status').first().innerText())
       .toBe('200');
     expect(realHost.received.map((r) => `${r.method} ${r.url.split('?')[0]}`)).toEqual([
       'GET /Gateway2/services/rest/v2.0/storage_containers',
@@ -450,7 +436,7 @@ describe('API explorer in Chromium', () => {
     realHost.received.length = 0;
     await page.goto(`${explorer.url}?api=element#/${encodeURIComponent('Image upload (v0.8)')}/images_upload_v0_8`);
     const op = opLocator('images_upload_v0_8');
-    await op.locator('.opblock-body').waitFor({ timeout: 60_000 });
+    await op.locator('.opblock-body').waitFor();
     await useRealHost();
     await page.locator('.svc-self-signed input[type=checkbox]').check();
     const imageUuid = '5c1a7d3e-9b2f-4e6a-8d41-2f0c7b9e3a15';
@@ -464,9 +450,7 @@ describe('API explorer in Chromium', () => {
       .setInputFiles({ name: 'tiny.qcow2', mimeType: 'application/octet-stream', buffer: bytes });
     await execute(op);
     await expect
-      .poll(() => op.locator('.live-responses-table tr.response .response-col_status').first().innerText(), {
-        timeout: 30_000,
-      })
+      .poll(() => op.locator('.live-responses-table tr.response .response-col_status').first().innerText())
       .toBe('200');
     expect(realHost.received).toHaveLength(1);
     const [got] = realHost.received;
@@ -490,10 +474,10 @@ describe('error answers explained', () => {
       const p = await fresh.newPage();
       await p.goto(`${explorer.url}?api=central#/Images/images_list`);
       const op = p.locator('.opblock[id$="-images_list"]');
-      await op.locator('.opblock-body').waitFor({ timeout: 60_000 });
+      await op.locator('.opblock-body').waitFor();
       await op.locator('button.execute').click();
       const why = op.locator('.svc-explanation');
-      await expect.poll(() => why.innerText(), { timeout: 90_000 }).toContain('401 Unauthorized');
+      await expect.poll(() => why.innerText()).toContain('401 Unauthorized');
       expect(await why.innerText()).toContain('Click Authorize');
     } finally {
       await fresh.close();
@@ -503,14 +487,12 @@ describe('error answers explained', () => {
   it("the mock's refusal (sl-violations) is shown as the reason, not only an example body", async () => {
     await page.goto(`${explorer.url}?api=central#/Images/images_create`);
     const op = opLocator('images_create');
-    await op.locator('.opblock-body').waitFor({ timeout: 60_000 });
+    await op.locator('.opblock-body').waitFor();
     await ensureAuthorized();
     await op.locator('.body-param textarea').fill('{"spec": {}}');
     await execute(op);
     const why = op.locator('.svc-explanation');
-    await expect
-      .poll(() => why.innerText(), { timeout: 90_000 })
-      .toContain('The mock (Prism) refused the request: request.body');
+    await expect.poll(() => why.innerText()).toContain('The mock (Prism) refused the request: request.body');
     expect(await op.locator('.live-responses-table tr.response .response-col_status').first().innerText()).toMatch(
       /^4\d\d$/,
     );
@@ -519,11 +501,9 @@ describe('error answers explained', () => {
   it('an upload without a file says to choose one', async () => {
     await page.goto(`${explorer.url}?api=element#/${encodeURIComponent('Image upload (v0.8)')}/images_upload_v0_8`);
     const op = opLocator('images_upload_v0_8');
-    await op.locator('.opblock-body').waitFor({ timeout: 60_000 });
+    await op.locator('.opblock-body').waitFor();
     await execute(op);
-    await expect
-      .poll(() => op.locator('.svc-explanation').innerText(), { timeout: 60_000 })
-      .toContain('Choose the file to upload first');
+    await expect.poll(() => op.locator('.svc-explanation').innerText()).toContain('Choose the file to upload first');
     expect(await op.locator('.live-responses-table').count()).toBe(0);
   });
 });
@@ -546,7 +526,7 @@ describe('quality of the page', () => {
 
   it('wears the svc brand, not the Swagger logo', async () => {
     await page.goto(`${explorer.url}?api=central`);
-    await page.locator('.svc-logo').waitFor({ timeout: 60_000 });
+    await page.locator('.svc-logo').waitFor();
     expect(await page.locator('.topbar .svc-logo').innerText()).toMatch(/svc\s*API explorer/);
     expect(await page.locator('.topbar a svg, .topbar img').count()).toBe(0);
     expect(await page.locator('.topbar').innerText()).not.toMatch(/swagger|smartbear/i);
@@ -562,12 +542,12 @@ describe('quality of the page', () => {
       try {
         await p.goto(`${explorer.url}?api=central#/Images/images_list`);
         const op = p.locator('.opblock[id$="-images_list"]');
-        await op.locator('.svc-code-samples').waitFor({ timeout: 60_000 });
+        await op.locator('.svc-code-samples').waitFor();
         expect(await p.evaluate(() => document.documentElement.classList.contains('dark-mode'))).toBe(
           scheme === 'dark',
         );
         await op.locator('button.execute').click();
-        await op.locator('.svc-explanation').waitFor({ timeout: 90_000 }); // a 401, explained
+        await op.locator('.svc-explanation').waitFor(); // a 401, explained
         expect(await seriousViolations(p)).toEqual([]);
         await p.locator('#svc-search-input').fill('zzz-nothing');
         await p.locator('.svc-no-match').waitFor();
@@ -580,7 +560,7 @@ describe('quality of the page', () => {
           ['central', 'Tasks', 'tasks_get'],
         ]) {
           await p.goto(`${explorer.url}?api=${api}#/${encodeURIComponent(tag)}/${operationId}`);
-          await p.locator(`.opblock[id$="-${operationId}"] .svc-code-samples`).waitFor({ timeout: 60_000 });
+          await p.locator(`.opblock[id$="-${operationId}"] .svc-code-samples`).waitFor();
           await p.locator('.svc-start').waitFor();
           expect(await seriousViolations(p), `${scheme} ${operationId}`).toEqual([]);
         }
@@ -595,7 +575,7 @@ describe('quality of the page', () => {
     try {
       await p.goto(`${explorer.url}?api=central#/Images/images_list`);
       const tab = p.locator('.opblock[id$="-images_list"] .svc-code-sample-tab:not(.active)').first();
-      await tab.waitFor({ timeout: 60_000 });
+      await tab.waitFor();
       const colors = await tab.evaluate((el) => {
         const style = getComputedStyle(el);
         return { background: style.backgroundColor, color: style.color, text: el.innerText };
@@ -610,8 +590,8 @@ describe('quality of the page', () => {
 
   it('shows a focus ring on what the keyboard reaches', async () => {
     await page.goto(`${explorer.url}?api=central`);
-    await page.locator('#svc-search-input').waitFor({ timeout: 60_000 });
-    await page.locator('.opblock').first().waitFor({ timeout: 60_000 });
+    await page.locator('#svc-search-input').waitFor();
+    await page.locator('.opblock').first().waitFor();
     const rings = [];
     for (let i = 0; i < 12; i++) {
       await page.keyboard.press('Tab');
@@ -637,7 +617,7 @@ describe('quality of the page', () => {
   it('code-sample tabs follow the arrow keys', async () => {
     await page.goto(`${explorer.url}?api=central#/Images/images_list`);
     const samples = page.locator('.opblock[id$="-images_list"] .svc-code-samples');
-    await samples.waitFor({ timeout: 60_000 });
+    await samples.waitFor();
     await samples.getByRole('tab', { name: 'curl' }).focus();
     await page.keyboard.press('ArrowRight');
     expect(await samples.getByRole('tab', { selected: true }).innerText()).toBe('@svc/client');
@@ -656,7 +636,7 @@ describe('quality of the page', () => {
     const p = await browser.newPage({ viewport: { width: 390, height: 844 } });
     try {
       await p.goto(`${explorer.url}?api=central`);
-      await p.locator('.opblock').first().waitFor({ timeout: 60_000 });
+      await p.locator('.opblock').first().waitFor();
       const top = (selector) =>
         p
           .locator(selector)
@@ -677,7 +657,7 @@ describe('Logout', () => {
   it('forgets the credentials of the session', async () => {
     await page.goto(`${explorer.url}?api=central`);
     const button = page.locator('.scheme-container button.authorize');
-    await button.waitFor({ timeout: 60_000 });
+    await button.waitFor();
     await ensureAuthorized();
     await button.click();
     const modal = page.locator('.modal-ux');
@@ -690,8 +670,8 @@ describe('Logout', () => {
     expect(await page.evaluate(() => sessionStorage.getItem('svc-explorer.auth'))).toBeNull();
     expect(await page.evaluate(() => JSON.stringify({ ...sessionStorage }))).not.toContain('secret');
     await page.reload();
-    await button.waitFor({ timeout: 60_000 });
-    await page.locator('.opblock').first().waitFor({ timeout: 60_000 });
+    await button.waitFor();
+    await page.locator('.opblock').first().waitFor();
     expect(await button.getAttribute('class')).toContain('unlocked');
   });
 });

@@ -260,7 +260,7 @@ describe('TypeScript samples of the bundles', () => {
     });
     expect(problems.filter((p) => p.startsWith('control.ts'))).not.toEqual([]);
     expect(problems.filter((p) => !p.startsWith('control.ts'))).toEqual([]);
-  }, 120_000);
+  });
 });
 
 describe('Python samples of the bundles', () => {
@@ -287,7 +287,7 @@ describe('Python samples of the bundles', () => {
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });
 
 describe('Go samples of the bundles', () => {
@@ -324,5 +324,5 @@ describe('Go samples of the bundles', () => {
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
-  }, 300_000);
+  });
 });

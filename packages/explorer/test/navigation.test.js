@@ -33,7 +33,7 @@ beforeAll(async () => {
   browser = await sharedBrowser();
   local = await startLocalSvc({ name: 'navigation', password: PASSWORD, seed: 3 });
   ({ simulator, explorer } = local);
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -76,12 +76,12 @@ describe('in-page navigation takes you to what you clicked', () => {
     const page = await newPage();
     try {
       await page.goto(`${explorer.url}?api=central`);
-      await page.locator('.opblock').first().waitFor({ timeout: 60_000 });
+      await page.locator('.opblock').first().waitFor();
       await page.locator('.svc-sidebar a.svc-nav-op', { hasText: 'Abort a task' }).click();
       const op = page.locator('.opblock[id$="-tasks_abort"]');
-      await expect.poll(() => op.getAttribute('class'), { timeout: 60_000 }).toContain('is-open');
+      await expect.poll(() => op.getAttribute('class')).toContain('is-open');
       // In view: its summary near the top of the window, not 5,500 px below.
-      await expect.poll(async () => (await placeOf(op)).top, { timeout: 60_000 }).toBeGreaterThanOrEqual(0);
+      await expect.poll(async () => (await placeOf(op)).top).toBeGreaterThanOrEqual(0);
       expect((await placeOf(op)).top).toBeLessThan(DESKTOP.height / 3);
       expect((await focused(page)).operation).toMatch(/-tasks_abort$/);
       expect(pageErrors).toEqual([]);
@@ -95,7 +95,7 @@ describe('in-page navigation takes you to what you clicked', () => {
     try {
       await page.goto(`${explorer.url}?api=central&workflow=image-from-url&step=0`);
       const bar = page.locator('.svc-stepbar');
-      await bar.waitFor({ timeout: 60_000 });
+      await bar.waitFor();
       await authorize(page);
       const step = (id) => page.locator(`.svc-workflow .svc-step[data-step="${id}"]`);
       const stateOf = (id) => step(id).getAttribute('data-state');
@@ -104,14 +104,12 @@ describe('in-page navigation takes you to what you clicked', () => {
       const create = page.locator('.opblock[id$="-images_create"]');
       const body = create.locator('.body-param textarea');
       await expect
-        .poll(async () => JSON.parse((await body.inputValue()) || '{}').spec?.resources?.source_uri, {
-          timeout: 60_000,
-        })
+        .poll(async () => JSON.parse((await body.inputValue()) || '{}').spec?.resources?.source_uri)
         .toBe(`${new URL(simulator.url).origin}/samples/cirros.img`);
       // As pasted: the local svc downloads the image from itself (GET /samples/cirros.img).
       expect(await inViewport(bar.locator('.svc-stepbar-execute'))).toBe(true);
       await bar.locator('.svc-stepbar-execute').click();
-      await expect.poll(() => stateOf('create'), { timeout: 90_000 }).toBe('done');
+      await expect.poll(() => stateOf('create')).toBe('done');
 
       // "Follow the create task." keeps the workflow: the link names it and the task step.
       await create.getByRole('button', { name: 'Follow the create task.' }).click();
@@ -119,25 +117,25 @@ describe('in-page navigation takes you to what you clicked', () => {
       expect(new URL(page.url()).searchParams.get('step')).toBe('1');
       await expect.poll(() => step('task').getAttribute('aria-current')).toBe('step');
       const task = page.locator('.opblock[id$="-tasks_get"]');
-      await expect.poll(async () => (await placeOf(task)).top, { timeout: 60_000 }).toBeLessThan(DESKTOP.height / 3);
+      await expect.poll(async () => (await placeOf(task)).top).toBeLessThan(DESKTOP.height / 3);
       expect((await placeOf(task)).top).toBeGreaterThanOrEqual(0);
 
       // The task step polls by itself, bounded, with its interval shown.
       const poll = bar.locator('.svc-stepbar-poll');
       expect(await poll.innerText()).toBe('Poll until done (every 1 s, at most 40 times)');
       await poll.click();
-      await expect.poll(() => stateOf('task'), { timeout: 60_000 }).toBe('done');
+      await expect.poll(() => stateOf('task')).toBe('done');
       expect(await bar.locator('.svc-stepbar-state').innerText()).toContain('done');
 
       // The remaining steps from the bar alone: each one's operation in view, the finished folded.
       const rest = ['image', 'download', 'delete', 'delete-task'];
       for (const [i, id] of rest.entries()) {
         await bar.locator('.svc-stepbar-next').click();
-        await expect.poll(() => step(id).getAttribute('aria-current'), { timeout: 60_000 }).toBe('step');
+        await expect.poll(() => step(id).getAttribute('aria-current')).toBe('step');
         const operationId = decodeURIComponent(new URL(page.url()).hash).split('/').pop();
         const op = page.locator(`.opblock[id$="-${operationId}"]`);
-        await expect.poll(() => op.getAttribute('class'), { timeout: 60_000 }).toContain('is-open');
-        await expect.poll(async () => (await placeOf(op)).top, { timeout: 60_000 }).toBeLessThan(DESKTOP.height / 3);
+        await expect.poll(() => op.getAttribute('class')).toContain('is-open');
+        await expect.poll(async () => (await placeOf(op)).top).toBeLessThan(DESKTOP.height / 3);
         expect((await placeOf(op)).top).toBeGreaterThanOrEqual(0);
         expect(await inViewport(bar.locator('.svc-stepbar-execute'))).toBe(true);
         expect(await create.getAttribute('class')).not.toContain('is-open');
@@ -147,7 +145,7 @@ describe('in-page navigation takes you to what you clicked', () => {
         }
         const polls = (await bar.locator('.svc-stepbar-poll').count()) > 0;
         await bar.locator(polls ? '.svc-stepbar-poll' : '.svc-stepbar-execute').click();
-        await expect.poll(() => stateOf(id), { timeout: 60_000 }).toBe('done');
+        await expect.poll(() => stateOf(id)).toBe('done');
         if (id === 'download') {
           // The downloaded file has a name, not "application_octet-stream_file_blob_http___127...".
           const imageUuid = /\/images\/([0-9a-f-]{36})\/file$/.exec(
@@ -178,9 +176,7 @@ describe('credentials', () => {
       const op = page.locator('.opblock[id$="-images_list"]');
       await op.locator('button.execute').click();
       await expect
-        .poll(() => op.locator('.live-responses-table tr.response .response-col_status').first().innerText(), {
-          timeout: 30_000,
-        })
+        .poll(() => op.locator('.live-responses-table tr.response .response-col_status').first().innerText())
         .toBe('200');
       expect(await op.locator('.request-snippets').count()).toBe(1);
       const shown = await op.locator('.request-snippets pre').innerText();
@@ -212,15 +208,13 @@ describe('credentials', () => {
       const op = page.locator('.opblock[id$="-images_list"]');
       await op.locator('button.execute').click();
       const why = op.locator('.svc-explanation .svc-explanation-title');
-      await expect
-        .poll(() => why.innerText(), { timeout: 90_000 })
-        .toBe('401 Unauthorized: the request had no credentials.');
+      await expect.poll(() => why.innerText()).toBe('401 Unauthorized: the request had no credentials.');
       expect(await op.locator('.svc-explanation').innerText()).toContain('export SVC_USER=admin SVC_PASSWORD=');
       await authorize(page, 'not-the-password');
       expect(await page.locator('.scheme-container').innerText()).toContain(`Logged in as ${simulator.user}`);
       await op.locator('button.execute').click();
       await expect
-        .poll(() => why.innerText(), { timeout: 90_000 })
+        .poll(() => why.innerText())
         .toBe(`401 Unauthorized: the service refused the password of user "${simulator.user}".`);
     } finally {
       await page.context().close();
@@ -234,13 +228,13 @@ describe('390 px wide', () => {
     try {
       await page.goto(`${explorer.url}?api=central#/Images/images_list`);
       const op = page.locator('.opblock[id$="-images_list"]');
-      await op.locator('button.execute').waitFor({ timeout: 60_000 });
+      await op.locator('button.execute').waitFor();
       const top = (locator) => locator.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
       expect(await top(page.locator('.scheme-container button.authorize'))).toBeLessThan(
         await top(page.locator('.opblock').first()),
       );
       await op.locator('button.execute').click();
-      await op.locator('.live-responses-table').waitFor({ timeout: 90_000 });
+      await op.locator('.live-responses-table').waitFor();
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
       // The Authorize dialog's close button is on the screen.
       await page.locator('.scheme-container button.authorize').click();
@@ -260,7 +254,7 @@ describe('keyboard and search', () => {
     const page = await newPage();
     try {
       await page.goto(`${explorer.url}?api=central#/Images/images_list`);
-      await page.locator('.opblock[id$="-images_list"] button.execute').waitFor({ timeout: 60_000 });
+      await page.locator('.opblock[id$="-images_list"] button.execute').waitFor();
       await page.keyboard.press('Tab');
       expect(await focused(page)).toMatchObject({ className: 'svc-skip', text: 'Skip to the operation' });
       await page.keyboard.press('Enter');
@@ -280,15 +274,15 @@ describe('keyboard and search', () => {
     const page = await newPage();
     try {
       await page.goto(`${explorer.url}?api=central`);
-      await page.locator('.opblock').first().waitFor({ timeout: 60_000 });
+      await page.locator('.opblock').first().waitFor();
       await page.keyboard.press('/');
       expect((await focused(page)).tag).toBe('INPUT');
       await page.keyboard.type('imges lis');
       const first = page.locator('.svc-results a.svc-nav-op').first();
-      await expect.poll(() => first.innerText(), { timeout: 60_000 }).toContain('List images');
+      await expect.poll(() => first.innerText()).toContain('List images');
       await first.focus();
       await page.keyboard.press('Enter');
-      await expect.poll(async () => (await focused(page)).operation, { timeout: 60_000 }).toMatch(/-images_list$/);
+      await expect.poll(async () => (await focused(page)).operation).toMatch(/-images_list$/);
       const op = page.locator('.opblock[id$="-images_list"]');
       expect((await placeOf(op)).top).toBeGreaterThanOrEqual(0);
       expect((await placeOf(op)).top).toBeLessThan(DESKTOP.height / 3);
@@ -304,13 +298,13 @@ describe('request history of this tab', () => {
     try {
       await page.goto(`${explorer.url}?api=central#/Images/images_list`);
       const op = page.locator('.opblock[id$="-images_list"]');
-      await op.locator('button.execute').waitFor({ timeout: 60_000 });
+      await op.locator('button.execute').waitFor();
       await authorize(page);
       const body = op.locator('.body-param textarea');
       await body.fill(JSON.stringify({ kind: 'image', length: 1 }));
       await op.locator('button.execute').click();
       const entries = page.locator('.svc-history li');
-      await expect.poll(() => entries.count(), { timeout: 60_000 }).toBe(1);
+      await expect.poll(() => entries.count()).toBe(1);
       expect(await entries.first().innerText()).toMatch(/POST\s+\/images\/list\s+200/);
 
       // Nothing of the credentials in storage but Authorize's own session entry.
@@ -337,9 +331,9 @@ describe('request history of this tab', () => {
 
       // The history survives a reload (this tab's session); Replay sends the same body again.
       await page.reload();
-      await expect.poll(() => entries.count(), { timeout: 60_000 }).toBe(1);
+      await expect.poll(() => entries.count()).toBe(1);
       await entries.first().locator('button.svc-history-replay').click();
-      await expect.poll(() => entries.count(), { timeout: 60_000 }).toBe(2);
+      await expect.poll(() => entries.count()).toBe(2);
       const replayed = await page.evaluate(() => JSON.parse(sessionStorage.getItem('svc-explorer.history'))[0]);
       expect(replayed).toMatchObject({ operationId: 'images_list', status: 200, body: entry.body });
       expect(replayed.id).toBeGreaterThan(entry.id);
@@ -358,11 +352,11 @@ describe('small things', () => {
       await page.goto(`${explorer.url}?api=central#/Tasks/tasks_get`);
       const op = page.locator('.opblock[id$="-tasks_get"]');
       const uuid = op.locator('tr[data-param-name="uuid"] input');
-      await uuid.waitFor({ timeout: 60_000 });
+      await uuid.waitFor();
       await uuid.fill('not-a-uuid');
       await op.locator('button.execute').click();
       const messages = op.locator('.validation-errors li');
-      await expect.poll(() => messages.count(), { timeout: 60_000 }).toBe(1);
+      await expect.poll(() => messages.count()).toBe(1);
       const text = await messages.first().innerText();
       expect(text).toContain("For 'uuid': Value must be a UUID: 8-4-4-4-12 hexadecimal digits");
       expect(text).not.toMatch(/pattern|Guid/);

@@ -42,7 +42,7 @@ beforeAll(async () => {
   });
   await new Promise((r) => source.listen(0, '127.0.0.1', r));
   page = await guardedPage(browser, pageErrors, { viewport: { width: 1280, height: 1400 } });
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -53,7 +53,7 @@ afterAll(async () => {
 /** Authorize dialog: basic auth with the simulator's user and password, unless already done. */
 async function ensureAuthorized() {
   const button = page.locator('.scheme-container button.authorize');
-  await button.waitFor({ timeout: 60_000 });
+  await button.waitFor();
   if ((await button.getAttribute('class')).includes(' locked')) return;
   await authorize(page, simulator.user, PASSWORD);
 }
@@ -66,30 +66,28 @@ async function ensureAuthorized() {
 async function walk(api, workflowId, prepare = async () => {}) {
   await page.goto(`${explorer.url}?api=${api}&workflow=${workflowId}&step=0`);
   // The link names no operation: the page opens the first step's (on another API: a page load).
-  await expect.poll(() => new URL(page.url()).hash, { timeout: 60_000 }).toMatch(/^#\/.+\/.+/);
+  await expect.poll(() => new URL(page.url()).hash).toMatch(/^#\/.+\/.+/);
   await page.waitForLoadState('load');
   const panel = page.locator('.svc-workflow');
-  await panel.waitFor({ timeout: 60_000 });
+  await panel.waitFor();
   const steps = await panel.locator('.svc-step').evaluateAll((els) => els.map((el) => el.dataset.step));
   expect(steps.length).toBeGreaterThan(2);
   const urls = {};
   for (const [i, stepId] of steps.entries()) {
     if (i > 0) await page.locator('.svc-workflow .svc-step-next').click();
-    await expect.poll(() => new URL(page.url()).searchParams.get('step'), { timeout: 60_000 }).toBe(String(i));
-    await expect.poll(() => new URL(page.url()).hash, { timeout: 60_000 }).toMatch(/^#\/.+\/.+/);
+    await expect.poll(() => new URL(page.url()).searchParams.get('step')).toBe(String(i));
+    await expect.poll(() => new URL(page.url()).hash).toMatch(/^#\/.+\/.+/);
     const step = page.locator(`.svc-workflow .svc-step[data-step="${stepId}"]`);
-    await expect.poll(() => step.getAttribute('aria-current'), { timeout: 60_000 }).toBe('step');
+    await expect.poll(() => step.getAttribute('aria-current')).toBe('step');
     await ensureAuthorized();
     const operationId = decodeURIComponent(new URL(page.url()).hash).split('/').pop();
     const op = page.locator(`.opblock[id$="-${operationId}"]`);
-    await op.locator('button.execute').waitFor({ timeout: 60_000 });
+    await op.locator('button.execute').waitFor();
     await prepare(stepId, op);
     for (let attempt = 0; ; attempt++) {
       const before = Number(await step.getAttribute('data-answers'));
       await op.locator('button.execute').click();
-      await expect
-        .poll(async () => Number(await step.getAttribute('data-answers')), { timeout: 90_000 })
-        .toBe(before + 1);
+      await expect.poll(async () => Number(await step.getAttribute('data-answers'))).toBe(before + 1);
       const state = await step.getAttribute('data-state');
       if (state === 'done') break;
       expect(
@@ -172,13 +170,13 @@ describe('"Start here" workflows against the local svc', () => {
     await ensureAuthorized();
     const create = page.locator('.opblock[id$="-images_create"]');
     const body = create.locator('.body-param textarea');
-    await body.waitFor({ timeout: 60_000 });
+    await body.waitFor();
     const value = JSON.parse(await body.inputValue());
     value.spec.resources.source_uri = `http://127.0.0.1:${source.address().port}/other.qcow2`;
     await body.fill(JSON.stringify(value, null, 2));
     await create.locator('button.execute').click();
     const follow = create.locator('.svc-follow-links');
-    await follow.waitFor({ timeout: 90_000 });
+    await follow.waitFor();
     const answer = JSON.parse(
       await create.locator('.live-responses-table .response-col_description pre').first().innerText(),
     );
@@ -186,16 +184,14 @@ describe('"Start here" workflows against the local svc', () => {
     expect(await follow.innerText()).toContain(`uuid = ${task}`);
     await follow.getByRole('button', { name: 'Follow the create task.' }).click();
     const get = page.locator('.opblock[id$="-tasks_get"]');
-    await get.locator('button.execute').waitFor({ timeout: 60_000 });
+    await get.locator('button.execute').waitFor();
     await expect.poll(() => get.locator('tr[data-param-name="uuid"] input').inputValue()).toBe(task);
     await get.locator('button.execute').click();
     await expect
-      .poll(() => get.locator('.request-url pre').first().innerText(), { timeout: 90_000 })
+      .poll(() => get.locator('.request-url pre').first().innerText())
       .toBe(`${explorer.url}local/api/svc/v3/tasks/${task}`);
     await expect
-      .poll(() => get.locator('.live-responses-table tr.response .response-col_status').first().innerText(), {
-        timeout: 30_000,
-      })
+      .poll(() => get.locator('.live-responses-table tr.response .response-col_status').first().innerText())
       .toBe('200');
     // The live samples of this call run against the local svc too, and answer the same task.
     const samples = get.locator('.svc-code-samples');
@@ -221,14 +217,14 @@ describe('"Start here" workflows against the local svc', () => {
       const p = await fresh.newPage();
       await p.goto(`${explorer.url}?api=central&workflow=image-from-url&step=2`);
       const missing = p.locator('.svc-workflow .svc-step.current .svc-step-missing');
-      await missing.waitFor({ timeout: 60_000 });
+      await missing.waitFor();
       expect(await missing.innerText()).toBe(
         'This step takes values from the answer of step 2: Execute that step first.',
       );
       await expect.poll(() => decodeURIComponent(new URL(p.url()).hash)).toBe('#/Images/images_get');
       // The UUID step 2 gives is left empty, not the spec's example UUID.
       const uuid = p.locator('.opblock[id$="-images_get"] tr[data-param-name="uuid"] input');
-      await uuid.waitFor({ timeout: 60_000 });
+      await uuid.waitFor();
       await expect.poll(() => uuid.inputValue()).toBe('');
     } finally {
       await fresh.close();

@@ -2,9 +2,11 @@
 import { chromium } from 'playwright-core';
 import { inject } from 'vitest';
 import { CHROMIUM } from './global-setup.js';
+import { READY_MS } from './ready.js';
 
 /**
- * Connects to the shared Chromium. `close()` on the result disconnects this test file only.
+ * Connects to the shared Chromium; every context it opens waits up to READY_MS. `close()` on the
+ * result disconnects this test file only.
  * @returns {Promise<import('playwright-core').Browser>}
  * @throws {Error} naming the install command when Chromium is missing
  */
@@ -14,5 +16,10 @@ export async function sharedBrowser() {
     throw new Error(
       `Chromium not found at ${CHROMIUM.path}: run \`apt-get install -y chromium\` (or set CHROMIUM_PATH)`,
     );
-  return chromium.connect(endpoint);
+  const browser = await chromium.connect(endpoint);
+  browser.on('context', (context) => {
+    context.setDefaultTimeout(READY_MS);
+    context.setDefaultNavigationTimeout(READY_MS);
+  });
+  return browser;
 }

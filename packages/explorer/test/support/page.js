@@ -74,9 +74,7 @@ export async function authorize(page, user, password) {
   await modal.locator('input[type="text"]').first().fill(user);
   await modal.locator('input[type="password"]').first().fill(password);
   await modal.locator('button.modal-btn.auth.authorize').click();
-  await expect
-    .poll(() => modal.locator('button.modal-btn.auth').first().innerText(), { timeout: 60_000 })
-    .toMatch(/Logout/i);
+  await expect.poll(() => modal.locator('button.modal-btn.auth').first().innerText()).toMatch(/Logout/i);
   await modal.locator('button.btn-done, button.close-modal').first().click();
   await modal.waitFor({ state: 'detached' });
 }
