@@ -5,19 +5,14 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:https';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startMock } from '@svc/mock';
-import { apis } from '@svc/oas/apis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startExplorer } from '../src/index.js';
 import { sharedBrowser } from './support/browser.js';
 import { loopbackCertificate } from './support/certificate.js';
-import { authorize as authorizeAs, guardedPage } from './support/page.js';
+import { authorize as authorizeAs, guardedPage, startMockedExplorer } from './support/page.js';
 import { runSample } from './support/run-sample.js';
 
-const require = createRequire(import.meta.url);
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(packageDir, '..', '..');
 // The README's picture (docs/explorer.png) comes from test/workflows.test.js; this one stays in
@@ -26,7 +21,7 @@ const screenshot = join(repoRoot, 'test-results', 'explorer.png');
 const BASIC = Buffer.from('admin:secret').toString('base64');
 
 let dir;
-let mocks = [];
+let mocked;
 let explorer;
 let realHost;
 let browser;
@@ -67,14 +62,9 @@ beforeAll(async () => {
   browser = await sharedBrowser();
   // The page built from the current sources once for all the test files (test/support/global-setup.js).
   dir = inject('explorerDist');
-  const started = await Promise.all(apis().map(async (api) => [api.name, await startMock({ document: api.bundle })]));
-  mocks = started.map(([, m]) => m);
   // allowLoopback: the "real endpoint" of these tests runs on this machine.
-  explorer = await startExplorer({
-    dir,
-    mocks: Object.fromEntries(started.map(([name, m]) => [name, m.url])),
-    allowLoopback: true,
-  });
+  mocked = await startMockedExplorer({ allowLoopback: true });
+  ({ explorer } = mocked);
   realHost = await startRealHost();
   // Fail on any request that would leave this machine (CDN, validator badge...) or that the
   // page sends straight to the "real" endpoint instead of through the explorer's /forward/.
@@ -86,9 +76,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await explorer?.close();
+  await mocked?.close();
   await realHost?.close();
-  await Promise.all(mocks.map((m) => m.close()));
 });
 
 /** The three APIs, the operation tried on each, and what its mock answer contains. */
@@ -505,151 +494,6 @@ describe('error answers explained', () => {
     await execute(op);
     await expect.poll(() => op.locator('.svc-explanation').innerText()).toContain('Choose the file to upload first');
     expect(await op.locator('.live-responses-table').count()).toBe(0);
-  });
-});
-
-describe('quality of the page', () => {
-  /** axe-core's moderate, serious and critical violations on the page as it is now (rule id and targets). */
-  async function seriousViolations(p) {
-    await p.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-    const result = await p.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-    return result.violations
-      .filter((v) => ['moderate', 'serious', 'critical'].includes(v.impact))
-      .map(
-        (v) =>
-          `${v.impact} ${v.id}: ${v.nodes
-            .slice(0, 3)
-            .map((n) => n.target.join(' '))
-            .join(', ')}`,
-      );
-  }
-
-  it('wears the svc brand, not the Swagger logo', async () => {
-    await page.goto(`${explorer.url}?api=central`);
-    await page.locator('.svc-logo').waitFor();
-    expect(await page.locator('.topbar .svc-logo').innerText()).toMatch(/svc\s*API explorer/);
-    expect(await page.locator('.topbar a svg, .topbar img').count()).toBe(0);
-    expect(await page.locator('.topbar').innerText()).not.toMatch(/swagger|smartbear/i);
-    expect(
-      await page.locator('link[rel=icon]').evaluateAll((links) => links.map((l) => l.getAttribute('href'))),
-    ).toEqual(['./favicon.svg']);
-    expect((await page.request.get(`${explorer.url}favicon.svg`)).ok()).toBe(true);
-  });
-
-  for (const scheme of ['light', 'dark']) {
-    it(`has no moderate, serious or critical axe-core violation (${scheme}): operations of every method, an answer, a search`, async () => {
-      const p = await browser.newPage({ viewport: { width: 1280, height: 1600 }, colorScheme: scheme });
-      try {
-        await p.goto(`${explorer.url}?api=central#/Images/images_list`);
-        const op = p.locator('.opblock[id$="-images_list"]');
-        await op.locator('.svc-code-samples').waitFor();
-        expect(await p.evaluate(() => document.documentElement.classList.contains('dark-mode'))).toBe(
-          scheme === 'dark',
-        );
-        await op.locator('button.execute').click();
-        await op.locator('.svc-explanation').waitFor(); // a 401, explained
-        expect(await seriousViolations(p)).toEqual([]);
-        await p.locator('#svc-search-input').fill('zzz-nothing');
-        await p.locator('.svc-no-match').waitFor();
-        expect(await seriousViolations(p)).toEqual([]);
-        // Every method's colours, parameters of every kind, a file chooser, examples, "Start here".
-        for (const [api, tag, operationId] of [
-          ['element', 'Image upload (v0.8)', 'images_upload_v0_8'],
-          ['central', 'Images', 'images_delete'],
-          ['central', 'Images', 'images_create'],
-          ['central', 'Tasks', 'tasks_get'],
-        ]) {
-          await p.goto(`${explorer.url}?api=${api}#/${encodeURIComponent(tag)}/${operationId}`);
-          await p.locator(`.opblock[id$="-${operationId}"] .svc-code-samples`).waitFor();
-          await p.locator('.svc-start').waitFor();
-          expect(await seriousViolations(p), `${scheme} ${operationId}`).toEqual([]);
-        }
-      } finally {
-        await p.close();
-      }
-    });
-  }
-
-  it('dark mode: the inactive code-sample tab is not a blank white box', async () => {
-    const p = await browser.newPage({ viewport: { width: 1280, height: 1200 }, colorScheme: 'dark' });
-    try {
-      await p.goto(`${explorer.url}?api=central#/Images/images_list`);
-      const tab = p.locator('.opblock[id$="-images_list"] .svc-code-sample-tab:not(.active)').first();
-      await tab.waitFor();
-      const colors = await tab.evaluate((el) => {
-        const style = getComputedStyle(el);
-        return { background: style.backgroundColor, color: style.color, text: el.innerText };
-      });
-      expect(colors.text).toBe('@svc/client');
-      expect(colors.background).not.toBe('rgb(255, 255, 255)');
-      expect(colors.color).not.toBe(colors.background);
-    } finally {
-      await p.close();
-    }
-  });
-
-  it('shows a focus ring on what the keyboard reaches', async () => {
-    await page.goto(`${explorer.url}?api=central`);
-    await page.locator('#svc-search-input').waitFor();
-    await page.locator('.opblock').first().waitFor();
-    const rings = [];
-    for (let i = 0; i < 12; i++) {
-      await page.keyboard.press('Tab');
-      rings.push(
-        await page.evaluate(() => {
-          const el = document.activeElement;
-          const style = getComputedStyle(el);
-          return {
-            what: `${el.tagName} ${el.className || el.id}`,
-            outline: style.outlineStyle,
-            width: parseFloat(style.outlineWidth),
-          };
-        }),
-      );
-    }
-    expect(rings.some((r) => r.what.includes('svc-search-input') || r.what.startsWith('INPUT'))).toBe(true);
-    for (const ring of rings.filter((r) => r.what !== 'BODY ')) {
-      expect(ring, ring.what).toMatchObject({ outline: 'solid' });
-      expect(ring.width, ring.what).toBeGreaterThanOrEqual(2);
-    }
-  });
-
-  it('code-sample tabs follow the arrow keys', async () => {
-    await page.goto(`${explorer.url}?api=central#/Images/images_list`);
-    const samples = page.locator('.opblock[id$="-images_list"] .svc-code-samples');
-    await samples.waitFor();
-    await samples.getByRole('tab', { name: 'curl' }).focus();
-    await page.keyboard.press('ArrowRight');
-    expect(await samples.getByRole('tab', { selected: true }).innerText()).toBe('@svc/client');
-    expect(await page.evaluate(() => document.activeElement.innerText)).toBe('@svc/client');
-    await page.keyboard.press('ArrowLeft');
-    await page.keyboard.press('ArrowLeft'); // from the first tab round to the last
-    expect(await samples.getByRole('tab', { selected: true }).innerText()).toBe('PowerShell');
-    expect(await samples.locator('pre').innerText()).toContain('Invoke-RestMethod');
-    await page.keyboard.press('ArrowLeft');
-    await page.keyboard.press('ArrowLeft');
-    expect(await samples.getByRole('tab', { selected: true }).innerText()).toBe('Python (requests)');
-    expect(await samples.locator('pre').innerText()).toContain('import requests');
-  });
-
-  it('390 px wide: Servers and Authorize, then the operations; the introduction after them', async () => {
-    const p = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    try {
-      await p.goto(`${explorer.url}?api=central`);
-      await p.locator('.opblock').first().waitFor();
-      const top = (selector) =>
-        p
-          .locator(selector)
-          .first()
-          .evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
-      const firstOperation = await top('.opblock');
-      expect(firstOperation).toBeLessThan(844); // on the first screen
-      expect(await top('.information-container')).toBeGreaterThan(firstOperation);
-      expect(await top('.scheme-container')).toBeLessThan(firstOperation);
-      expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    } finally {
-      await p.close();
-    }
   });
 });
 

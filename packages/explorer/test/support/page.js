@@ -4,6 +4,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startMock } from '@svc/mock';
+import { apis } from '@svc/oas/apis';
 import { startSimulator } from '@svc/simulator';
 import { expect, inject } from 'vitest';
 import { startExplorer } from '../../src/index.js';
@@ -36,6 +38,38 @@ export async function startLocalSvc({ name, password, seed }) {
     throw e;
   }
   return { simulator, explorer, close };
+}
+
+/**
+ * Starts a Prism mock of each API and the explorer built by global-setup.js in front of them, on
+ * free loopback ports.
+ * @param {{ allowLoopback?: boolean }} [options] passed to startExplorer: true where a test plays
+ *   a real endpoint on this machine
+ * @returns {Promise<{ explorer: Awaited<ReturnType<typeof startExplorer>>, close: () => Promise<void> }>}
+ *   `close` stops the explorer and the mocks
+ */
+export async function startMockedExplorer({ allowLoopback = false } = {}) {
+  const mocks = [];
+  let explorer;
+  const close = async () => {
+    await explorer?.close();
+    await Promise.all(mocks.map((m) => m.close()));
+  };
+  try {
+    const urls = {};
+    await Promise.all(
+      apis().map(async (api) => {
+        const mock = await startMock({ document: api.bundle });
+        mocks.push(mock);
+        urls[api.name] = mock.url;
+      }),
+    );
+    explorer = await startExplorer({ dir: inject('explorerDist'), mocks: urls, allowLoopback });
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return { explorer, close };
 }
 
 /**

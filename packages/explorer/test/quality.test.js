@@ -1,0 +1,176 @@
+// The page's quality in Chromium, against the Prism mocks: the svc brand, no moderate or worse
+// axe-core violation in light and dark mode, readable dark code-sample tabs, focus rings, arrow
+// keys in the code-sample tabs and the phone layout. Apart from browser.test.js so that the two
+// files run side by side.
+
+import { createRequire } from 'node:module';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sharedBrowser } from './support/browser.js';
+import { guardedPage, startMockedExplorer } from './support/page.js';
+
+const require = createRequire(import.meta.url);
+
+let mocked;
+let explorer;
+let browser;
+let page;
+const pageErrors = [];
+
+beforeAll(async () => {
+  browser = await sharedBrowser();
+  mocked = await startMockedExplorer();
+  ({ explorer } = mocked);
+  page = await guardedPage(browser, pageErrors, { viewport: { width: 1280, height: 1600 } });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await mocked?.close();
+});
+
+describe('quality of the page', () => {
+  afterEach(() => expect(pageErrors).toEqual([]));
+
+  /** axe-core's moderate, serious and critical violations on the page as it is now (rule id and targets). */
+  async function seriousViolations(p) {
+    await p.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    const result = await p.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    return result.violations
+      .filter((v) => ['moderate', 'serious', 'critical'].includes(v.impact))
+      .map(
+        (v) =>
+          `${v.impact} ${v.id}: ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(' '))
+            .join(', ')}`,
+      );
+  }
+
+  it('wears the svc brand, not the Swagger logo', async () => {
+    await page.goto(`${explorer.url}?api=central`);
+    await page.locator('.svc-logo').waitFor();
+    expect(await page.locator('.topbar .svc-logo').innerText()).toMatch(/svc\s*API explorer/);
+    expect(await page.locator('.topbar a svg, .topbar img').count()).toBe(0);
+    expect(await page.locator('.topbar').innerText()).not.toMatch(/swagger|smartbear/i);
+    expect(
+      await page.locator('link[rel=icon]').evaluateAll((links) => links.map((l) => l.getAttribute('href'))),
+    ).toEqual(['./favicon.svg']);
+    expect((await page.request.get(`${explorer.url}favicon.svg`)).ok()).toBe(true);
+  });
+
+  for (const scheme of ['light', 'dark']) {
+    it(`has no moderate, serious or critical axe-core violation (${scheme}): operations of every method, an answer, a search`, async () => {
+      const p = await browser.newPage({ viewport: { width: 1280, height: 1600 }, colorScheme: scheme });
+      try {
+        await p.goto(`${explorer.url}?api=central#/Images/images_list`);
+        const op = p.locator('.opblock[id$="-images_list"]');
+        await op.locator('.svc-code-samples').waitFor();
+        expect(await p.evaluate(() => document.documentElement.classList.contains('dark-mode'))).toBe(
+          scheme === 'dark',
+        );
+        await op.locator('button.execute').click();
+        await op.locator('.svc-explanation').waitFor(); // a 401, explained
+        expect(await seriousViolations(p)).toEqual([]);
+        await p.locator('#svc-search-input').fill('zzz-nothing');
+        await p.locator('.svc-no-match').waitFor();
+        expect(await seriousViolations(p)).toEqual([]);
+        // Every method's colours, parameters of every kind, a file chooser, examples, "Start here".
+        for (const [api, tag, operationId] of [
+          ['element', 'Image upload (v0.8)', 'images_upload_v0_8'],
+          ['central', 'Images', 'images_delete'],
+          ['central', 'Images', 'images_create'],
+          ['central', 'Tasks', 'tasks_get'],
+        ]) {
+          await p.goto(`${explorer.url}?api=${api}#/${encodeURIComponent(tag)}/${operationId}`);
+          await p.locator(`.opblock[id$="-${operationId}"] .svc-code-samples`).waitFor();
+          await p.locator('.svc-start').waitFor();
+          expect(await seriousViolations(p), `${scheme} ${operationId}`).toEqual([]);
+        }
+      } finally {
+        await p.close();
+      }
+    });
+  }
+
+  it('dark mode: the inactive code-sample tab is not a blank white box', async () => {
+    const p = await browser.newPage({ viewport: { width: 1280, height: 1200 }, colorScheme: 'dark' });
+    try {
+      await p.goto(`${explorer.url}?api=central#/Images/images_list`);
+      const tab = p.locator('.opblock[id$="-images_list"] .svc-code-sample-tab:not(.active)').first();
+      await tab.waitFor();
+      const colors = await tab.evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { background: style.backgroundColor, color: style.color, text: el.innerText };
+      });
+      expect(colors.text).toBe('@svc/client');
+      expect(colors.background).not.toBe('rgb(255, 255, 255)');
+      expect(colors.color).not.toBe(colors.background);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('shows a focus ring on what the keyboard reaches', async () => {
+    await page.goto(`${explorer.url}?api=central`);
+    await page.locator('#svc-search-input').waitFor();
+    await page.locator('.opblock').first().waitFor();
+    const rings = [];
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      rings.push(
+        await page.evaluate(() => {
+          const el = document.activeElement;
+          const style = getComputedStyle(el);
+          return {
+            what: `${el.tagName} ${el.className || el.id}`,
+            outline: style.outlineStyle,
+            width: parseFloat(style.outlineWidth),
+          };
+        }),
+      );
+    }
+    expect(rings.some((r) => r.what.includes('svc-search-input') || r.what.startsWith('INPUT'))).toBe(true);
+    for (const ring of rings.filter((r) => r.what !== 'BODY ')) {
+      expect(ring, ring.what).toMatchObject({ outline: 'solid' });
+      expect(ring.width, ring.what).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('code-sample tabs follow the arrow keys', async () => {
+    await page.goto(`${explorer.url}?api=central#/Images/images_list`);
+    const samples = page.locator('.opblock[id$="-images_list"] .svc-code-samples');
+    await samples.waitFor();
+    await samples.getByRole('tab', { name: 'curl' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await samples.getByRole('tab', { selected: true }).innerText()).toBe('@svc/client');
+    expect(await page.evaluate(() => document.activeElement.innerText)).toBe('@svc/client');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft'); // from the first tab round to the last
+    expect(await samples.getByRole('tab', { selected: true }).innerText()).toBe('PowerShell');
+    expect(await samples.locator('pre').innerText()).toContain('Invoke-RestMethod');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    expect(await samples.getByRole('tab', { selected: true }).innerText()).toBe('Python (requests)');
+    expect(await samples.locator('pre').innerText()).toContain('import requests');
+  });
+
+  it('390 px wide: Servers and Authorize, then the operations; the introduction after them', async () => {
+    const p = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      await p.goto(`${explorer.url}?api=central`);
+      await p.locator('.opblock').first().waitFor();
+      const top = (selector) =>
+        p
+          .locator(selector)
+          .first()
+          .evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+      const firstOperation = await top('.opblock');
+      expect(firstOperation).toBeLessThan(844); // on the first screen
+      expect(await top('.information-container')).toBeGreaterThan(firstOperation);
+      expect(await top('.scheme-container')).toBeLessThan(firstOperation);
+      expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    } finally {
+      await p.close();
+    }
+  });
+});
