@@ -153,6 +153,10 @@ export async function startExplorer(
     }
   });
   server.on('clientError', (_error, socket) => socket.destroy());
+  // Node's 5 s keep-alive ends a pooled connection while a client told `timeout=5` may be sending
+  // on it (a script polling the dev server between rebuilds met ECONNRESET at load 25): 65 s, as
+  // the simulator and load balancers use.
+  server.keepAliveTimeout = 65_000;
 
   /** @type {import('node:http').RequestListener} */
   function route(req, res) {

@@ -184,6 +184,12 @@ describe('static files', () => {
     }
   });
 
+  it("keeps an idle connection 65 s, past a pooling client's 4 s, so that a reused one is not reset", async () => {
+    const res = await fetch(explorer.url);
+    await res.arrayBuffer();
+    expect(res.headers.get('keep-alive')).toBe('timeout=65');
+  });
+
   it('answers 405 to other methods than GET and HEAD', async () => {
     const res = await fetch(`${explorer.url}index.html`, { method: 'POST', body: 'x' });
     expect(res.status).toBe(405);
