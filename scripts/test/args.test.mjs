@@ -76,6 +76,8 @@ const COMMANDS = [
   ['bench-build', 'bench-build.mjs', ['--warm-runs', '0']],
   ['bench-dev', 'bench-dev.mjs', ['--saves', '0']],
   ['bench-dev', 'bench-dev.mjs', ['--bogus']],
+  ['bench-test', 'bench-test.mjs', ['--runs', 'quiet,busy']],
+  ['bench-test', 'bench-test.mjs', ['--bogus']],
   ['node', 'node.mjs', ['x']],
   ['node', 'node.mjs', []],
   ['node', 'node.mjs', ['24', '--node', '24']],
