@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from '@svc/oas/apis';
@@ -47,5 +48,22 @@ describe('outputsUsedAsInputs', () => {
   it("turbo.json: no task hashes a dependency's outputs (a fresh clone's second build is a full cache hit)", () => {
     const turbo = JSON.parse(readFileSync(join(root, 'turbo.json'), 'utf8'));
     expect(outputsUsedAsInputs(turbo)).toEqual([]);
+  });
+
+  // turbo hands a task only the variables it is told to (strict mode): without these, a test that
+  // installs from the registry behind a TLS-inspecting proxy fails on its certificate (seen: the
+  // client's consumer test hung 15 minutes in npm's retries of SELF_SIGNED_CERT_IN_CHAIN).
+  it("turbo passes the machine's TLS and proxy settings through to every task", () => {
+    const names = ['NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY'];
+    const env = { ...process.env, ...Object.fromEntries(names.map((n) => [n, `/probe/${n}`])) };
+    const turbo = join(root, 'node_modules/turbo/bin/turbo');
+    const dry = JSON.parse(
+      execFileSync(process.execPath, [turbo, 'run', 'test', '--filter=@svc/oas', '--dry=json'], {
+        cwd: root,
+        env,
+      }).toString(),
+    );
+    const passed = dry.globalCacheInputs.environmentVariables.passthrough.map((v) => v.split('=')[0]);
+    expect(passed).toEqual(expect.arrayContaining(names));
   });
 });
