@@ -52,7 +52,7 @@ describe('outputsUsedAsInputs', () => {
 
   // turbo hands a task only the variables it is told to (strict mode): without these, a test that
   // installs from the registry behind a TLS-inspecting proxy fails on its certificate (seen: the
-  // client's consumer test hung 15 minutes in npm's retries of SELF_SIGNED_CERT_IN_CHAIN).
+  // client's consumer test sat over 12 minutes in npm's retries of SELF_SIGNED_CERT_IN_CHAIN).
   it("turbo passes the machine's TLS and proxy settings through to every task", () => {
     const names = ['NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY'];
     const env = { ...process.env, ...Object.fromEntries(names.map((n) => [n, `/probe/${n}`])) };

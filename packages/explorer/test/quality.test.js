@@ -54,7 +54,7 @@ describe('quality of the page', () => {
    */
   async function violationsInBothModes(p, what) {
     for (const dark of [true, false]) {
-      // then wait out the colour transitions the switch starts (axe would read colours halfway)
+      // switch, then wait out the colour transitions that starts (axe would read colours halfway)
       await p.evaluate(async (on) => {
         document.documentElement.classList.toggle('dark-mode', on);
         await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {})));
