@@ -39,8 +39,8 @@ export interface Core<Paths extends {}> {
  */
 export function createCore<Paths extends {}>(api: ApiName, options: ClientOptions): Core<Paths> {
   const resolved = resolveOptions(options, serverBasePaths[api]);
-  // Without TLS options or a time limit, Node's own dispatcher does: an npm undici Agent under
-  // Node 20's fetch costs ~10% of a loopback call (see the benchmark).
+  // Without TLS options or a time limit, JSON calls share the transport's default Agent and
+  // uploads use Node's own fetch dispatcher (an npm undici Agent under Node's fetch costs more).
   const dispatcher =
     resolved.tls.insecure || resolved.tls.ca || resolved.ownTimeout
       ? createDispatcher(resolved.tls, resolved.timeoutMs)

@@ -1,7 +1,7 @@
 // The Request class the clients hand to openapi-fetch (its `Request` option): a real Request that
 // also keeps the body as it was given. Node's fetch re-wraps the body of a Request it is handed in
-// a new stream, which costs as much again as the call; the transport sends the kept body with
-// fetch(url, init) instead, the way hand-written code does.
+// a new stream, which costs as much again as the call; the transport sends the kept body instead
+// (through undici's request, or fetch(url, init) for uploads), the way hand-written code does.
 
 const INIT = Symbol('svc.client.init');
 

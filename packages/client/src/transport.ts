@@ -2,15 +2,28 @@
 // with the client's dispatcher (openapi-fetch's `requestInitExt`), the attempt's time limit and the
 // client's signal; writes do not follow redirects on their own. Retries, operation names and typed
 // errors live in the client's middleware (see middleware.ts), which knows the operation.
+//
+// The clients' own JSON calls go through undici's `request` on the dispatcher, not fetch: it
+// answers in about 0.4 of fetch's time on loopback (a Request and its body stream fewer, no fetch
+// algorithm), and the answer is made a real Response here, with fetch's error shapes (`TypeError`
+// with the cause) so that nothing downstream tells the two apart. Uploads, middleware-built
+// requests and an injected fetch still go through fetch. No `Accept-Encoding` is sent, so answers
+// come uncompressed.
 
 import type { Agent as AgentType, Dispatcher } from 'undici';
-// Imported directly because undici's main entry replaces the process-wide fetch dispatcher.
-// @ts-expect-error undici publishes no types for this path; it is the class undici exports as Agent.
+// undici's parts are imported by path because its main entry replaces the process-wide fetch
+// dispatcher; it publishes no types for these paths.
+// @ts-expect-error the `request` function undici puts on every dispatcher.
+import undiciRequest from 'undici/lib/api/api-request.js';
+// @ts-expect-error the class undici exports as Agent.
 import AgentClass from 'undici/lib/dispatcher/agent.js';
+// @ts-expect-error the interceptor undici exports as `interceptors.redirect`.
+import redirectInterceptor from 'undici/lib/interceptor/redirect.js';
+import { isBinaryBody } from './binary.js';
 import type { OperationRef } from './errors.js';
 import { type ApiName, operationTable } from './generated/operations.js';
 import type { ResolvedOptions } from './options.js';
-import { givenBody, givenSignal, isStream, isSvcRequest, resend, sendInit } from './request.js';
+import { givenBody, givenSignal, isStream, isSvcRequest, resend, type SvcRequest, sendInit } from './request.js';
 
 /** A fetch as openapi-fetch calls it: the request, and `requestInitExt` (the dispatcher). */
 export type FetchFn = (input: Request, init?: RequestInit) => Promise<Response>;
@@ -152,9 +165,10 @@ export interface TransportSettings {
 const MANUAL: RequestInit = { redirect: 'manual' };
 
 /**
- * Builds the client's fetch: one attempt. The clients' own requests ({@link SvcRequest}) are sent
- * with the global fetch as `fetch(url, init)`; a request a middleware built, or any request to an
- * injected fetch, as `fetch(request, init)`. A write (not GET or HEAD) is sent with
+ * Builds the client's fetch: one attempt. The clients' own requests ({@link SvcRequest}) with a
+ * JSON body or none are sent through undici's `request` (see {@link send}), uploads with the global
+ * fetch as `fetch(url, init)`; a request a middleware built, or any request to an injected fetch,
+ * as `fetch(request, init)`. A write (not GET or HEAD) is sent with
  * `redirect: 'manual'`, so that the middleware decides which redirect it follows.
  * Rejects with what fetch rejects with, the abort reason of a signal, or {@link AttemptTimeout}.
  */
@@ -202,6 +216,7 @@ export function createTransport(s: TransportSettings): FetchFn {
           signal ? new Request(request, { signal, duplex: 'half' } as RequestInit) : request,
           signal ? { ...ext, signal } : ext,
         );
+      else if (own && !isBinaryBody(givenBody(request))) response = await send(request, signal, ext);
       else if (own) response = await fetch(request.url, sendInit(request, signal, ext));
       else response = await fetch(request, signal ? { ...ext, signal } : ext);
     } catch (error) {
@@ -215,4 +230,103 @@ export function createTransport(s: TransportSettings): FetchFn {
     else attempts.set(response, { done: cleanup, signal: signal! });
     return response;
   };
+}
+
+/** Redirects a read follows, as fetch does. */
+const READ_REDIRECTS = 20;
+/** Statuses whose answers have no body (fetch's null body statuses). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+type RequestFn = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+const request = undiciRequest as RequestFn;
+const redirecting = redirectInterceptor as (options: {
+  maxRedirections: number;
+}) => Dispatcher.DispatcherComposeInterceptor;
+let sharedAgent: Dispatcher | undefined;
+/** The Agent of the clients without a dispatcher of their own, made on first use. */
+function defaultAgent(): Dispatcher {
+  sharedAgent ??= new Agent();
+  return sharedAgent;
+}
+/** Per dispatcher, the same with fetch's redirect following for reads. */
+const readers = new WeakMap<Dispatcher, Dispatcher>();
+
+/**
+ * Sends one of the clients' own requests with a JSON or no body through undici's `request` on the
+ * client's dispatcher (or one shared Agent), and returns a real Response. Reads follow redirects
+ * as fetch does (20, credentials dropped on another origin); writes get the 3xx (the middleware
+ * follows it). Rejects like fetch: `TypeError('fetch failed')` with undici's error as the cause.
+ */
+async function send(req: SvcRequest, signal: AbortSignal | null, ext: RequestInit | undefined): Promise<Response> {
+  const url = new URL(req.url);
+  const read = req.method === 'GET' || req.method === 'HEAD';
+  let dispatcher = (ext as { dispatcher?: Dispatcher } | undefined)?.dispatcher ?? defaultAgent();
+  if (read) {
+    let reader = readers.get(dispatcher);
+    if (!reader) {
+      reader = dispatcher.compose(redirecting({ maxRedirections: READ_REDIRECTS }));
+      readers.set(dispatcher, reader);
+    }
+    dispatcher = reader;
+  }
+  const headers: string[] = [];
+  for (const [name, value] of req.headers) headers.push(name, value);
+  let answer: Dispatcher.ResponseData;
+  try {
+    answer = await request.call(dispatcher, {
+      origin: url.origin,
+      path: url.pathname + url.search,
+      method: req.method as Dispatcher.HttpMethod,
+      headers,
+      body: (givenBody(req) as string | null | undefined) ?? null,
+      signal: signal ?? undefined,
+    });
+  } catch (error) {
+    throw new TypeError('fetch failed', { cause: error });
+  }
+  const { statusCode: status, body } = answer;
+  const empty = NULL_BODY.has(status) || req.method === 'HEAD';
+  const answerHeaders = new Headers();
+  for (const name in answer.headers) {
+    const value = answer.headers[name];
+    if (Array.isArray(value)) for (const v of value) answerHeaders.append(name, v);
+    else if (value !== undefined) answerHeaders.append(name, value);
+  }
+  if (empty) body.resume();
+  // Response() takes 200-599; fetch passes any other final status (600-999) on, not ok.
+  const init = { status: Math.min(status, 599), statusText: answer.statusText ?? '', headers: answerHeaders };
+  const stream = empty ? null : webBody(body, signal);
+  let response: Response;
+  try {
+    response = new Response(stream, init);
+  } catch {
+    // A status text fetch takes but Response's constructor refuses, such as UTF-8 beyond Latin-1
+    // (checked before the body is touched): kept as fetch keeps it.
+    response = new Response(stream, { ...init, statusText: '' });
+    Object.defineProperty(response, 'statusText', { value: init.statusText });
+  }
+  if (status > 599) Object.defineProperty(response, 'status', { value: status });
+  Object.defineProperty(response, 'url', { value: req.url });
+  return response;
+}
+
+/**
+ * undici's body as a web stream, failing as fetch's does: the signal's reason after an abort,
+ * else `TypeError('terminated')` with undici's error (a reset, `UND_ERR_BODY_TIMEOUT`) as the cause.
+ */
+function webBody(body: Dispatcher.ResponseData['body'], signal: AbortSignal | null): ReadableStream<Uint8Array> {
+  const chunks = body[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await chunks.next();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        controller.error(signal?.aborted ? signal.reason : new TypeError('terminated', { cause: error }));
+      }
+    },
+    cancel() {
+      body.destroy();
+    },
+  });
 }

@@ -273,6 +273,68 @@ describe('redirects of writes', () => {
   });
 });
 
+describe('redirects of reads (followed as fetch follows them)', () => {
+  it('follows a 302 of a GET on the same origin, with the credentials', async () => {
+    const s = await serve((req, res) => {
+      if (req.url === `/api/svc/v3/images/${IMAGE}`) {
+        res.writeHead(302, { Location: `/api/svc/v3/images/${IMAGE}?moved=1` });
+        res.end();
+        return;
+      }
+      json(res, 200, { metadata: { uuid: IMAGE }, spec, status: { state: 'COMPLETE' } });
+    });
+    const { data, response } = await getImage(central(s.origin));
+    expect(data?.metadata.uuid).toBe(IMAGE);
+    expect(response.status).toBe(200);
+    expect(s.seen.map((r) => r.url)).toEqual([`/api/svc/v3/images/${IMAGE}`, `/api/svc/v3/images/${IMAGE}?moved=1`]);
+    expect(s.seen[1]!.headers.authorization).toMatch(/^Basic /);
+  });
+
+  it('follows a GET to another origin without the credentials', async () => {
+    const elsewhere = await serve((req, res) => json(res, 200, { metadata: { uuid: IMAGE }, spec, status: {} }));
+    const s = await serve((req, res) => {
+      res.writeHead(301, { Location: `${elsewhere.origin}${req.url}` });
+      res.end();
+    });
+    const { data } = await getImage(central(s.origin));
+    expect(data?.metadata.uuid).toBe(IMAGE);
+    expect(elsewhere.seen).toHaveLength(1);
+    expect(elsewhere.seen[0]!.headers.authorization).toBeUndefined();
+  });
+
+  it('an error answer keeps its status text and the URL it came from', async () => {
+    const s = await raw((socket) =>
+      socket.end(head('404 Not Here', { 'Content-Type': 'application/json', 'Content-Length': 2 }) + '{}'),
+    );
+    const { error, response } = await getImage(central(s.origin));
+    expect(error).toEqual({});
+    expect(response).toBeInstanceOf(Response);
+    expect(response).toMatchObject({
+      status: 404,
+      statusText: 'Not Here',
+      url: `${s.origin}/api/svc/v3/images/${IMAGE}`,
+    });
+  });
+
+  it('a status text that Response() refuses (UTF-8 beyond Latin-1) is kept, as fetch keeps it', async () => {
+    const s = await raw((socket) =>
+      socket.end(Buffer.from(`${head('200 fine ✓', { 'Content-Type': 'application/json', 'Content-Length': 2 })}{}`)),
+    );
+    const { data, response } = await getImage(central(s.origin));
+    expect(data).toEqual({});
+    expect(response).toMatchObject({ status: 200, statusText: 'fine ✓' });
+  });
+
+  it('a status over 599 is passed on, not ok, as fetch passes it', async () => {
+    const s = await raw((socket) =>
+      socket.end(head('600 Odd', { 'Content-Type': 'application/json', 'Content-Length': 9 }) + '{"x":600}'),
+    );
+    const { error, response } = await getImage(central(s.origin));
+    expect(error).toEqual({ x: 600 });
+    expect(response).toMatchObject({ status: 600, ok: false, statusText: 'Odd' });
+  });
+});
+
 describe('failures that cannot heal are not retried', () => {
   it('answer headers over the parser limit fail at once with NetworkError kind headers-too-large', async () => {
     const s = await raw((socket) =>

@@ -279,6 +279,21 @@ describe('timeouts and aborts', () => {
     setTimeout(() => controller.abort(new Error('user gave up')), 100);
     await expect(call).rejects.toThrow('user gave up');
   });
+
+  it('rejects with the reason of the call signal while the body is still arriving', async () => {
+    const controller = new AbortController();
+    const s = await serve((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': 100 });
+      res.write('{"entities":[');
+    });
+    // A middleware's onResponse runs once the headers are in: the abort comes before the body ends.
+    const middleware = [{ onResponse: () => controller.abort(new Error('caller gave up mid-body')) }];
+    const call = central(s, { middleware }).GET('/images/{uuid}', {
+      params: { path: { uuid: IMAGE } },
+      signal: controller.signal,
+    });
+    await expect(call).rejects.toThrow('caller gave up mid-body');
+  });
 });
 
 describe('ApiError', () => {
