@@ -274,23 +274,31 @@ describe('v3 image lifecycle', () => {
 
 describe('v3 tasks', () => {
   it('lists tasks and long-polls until one is done', async () => {
-    const slow = await startTestSimulator({ taskSeconds: 1 });
+    // Long enough that the calls below fall inside the task on a loaded machine (1 s was not).
+    const slow = await startTestSimulator({ taskSeconds: 5 });
     try {
       const created = await slow.call('POST', `${V3}/images`, { body: createBody('slow') });
       const uuid = created.body.status.execution_context.task_uuid;
       const first = await slow.call('GET', `${V3}/tasks/${uuid}`);
       expect(['QUEUED', 'RUNNING']).toContain(first.body.status);
-      await new Promise((r) => setTimeout(r, 500));
-      const middle = await slow.call('GET', `${V3}/tasks/${uuid}`);
+      let middle;
+      await expect
+        .poll(
+          async () => {
+            middle = await slow.call('GET', `${V3}/tasks/${uuid}`);
+            return middle.body.percentage_complete;
+          },
+          { timeout: 60_000 },
+        )
+        .toBeGreaterThan(0);
       expect(middle.body.status).toBe('RUNNING');
-      expect(middle.body.percentage_complete).toBeGreaterThan(0);
       expect(middle.body.percentage_complete).toBeLessThan(100);
       const timedOut = await slow.call('POST', `${V3}/tasks/poll`, {
         body: { poll_timeout_seconds: 0, task_uuid_list: [uuid] },
       });
       expect(timedOut.body).toEqual({ entities: [], has_poll_timed_out: true });
       const polled = await slow.call('POST', `${V3}/tasks/poll`, {
-        body: { poll_timeout_seconds: 10, task_uuid_list: [uuid] },
+        body: { poll_timeout_seconds: 30, task_uuid_list: [uuid] },
       });
       expect(polled.body.has_poll_timed_out).toBe(false);
       expect(polled.body.entities.map((e) => [e.uuid, e.status])).toEqual([[uuid, 'SUCCEEDED']]);

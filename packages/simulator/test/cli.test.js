@@ -156,8 +156,10 @@ describe('npm run simulator', () => {
       spec: { name: 'interrupted', resources: { image_type: 'DISK_IMAGE' } },
     });
     const pendingTask = pending.body.status.execution_context.task_uuid;
-    await new Promise((r) => setTimeout(r, 700));
-    expect((await api('GET', `/tasks/${pendingTask}`)).body.status).toBe('RUNNING');
+    // readiness, not time: a queued task starts on a timer, late on a busy machine
+    await expect
+      .poll(async () => (await api('GET', `/tasks/${pendingTask}`)).body.status, { timeout: 60_000 })
+      .toBe('RUNNING');
     await killed(slow.child);
 
     const again = await run(args, { SVC_SIM_PASSWORD: PASSWORD });
