@@ -212,9 +212,12 @@ export function createTransport(s: TransportSettings): FetchFn {
     try {
       // An injected fetch may read the signal off the request: it gets one that carries the attempt's.
       if (s.injected)
-        response = await s.injected(
-          signal ? new Request(request, { signal, duplex: 'half' } as RequestInit) : request,
-          signal ? { ...ext, signal } : ext,
+        response = await settledBy(
+          s.injected(
+            signal ? new Request(request, { signal, duplex: 'half' } as RequestInit) : request,
+            signal ? { ...ext, signal } : ext,
+          ),
+          signal,
         );
       else if (own && !isBinaryBody(givenBody(request))) response = await send(request, signal, ext);
       else if (own) response = await fetch(request.url, sendInit(request, signal, ext));
@@ -230,6 +233,37 @@ export function createTransport(s: TransportSettings): FetchFn {
     else attempts.set(response, { done: cleanup, signal: signal! });
     return response;
   };
+}
+
+/**
+ * `answer`, or the signal's reason once it fires, whichever comes first. An injected fetch may
+ * never settle on its own: undici links a Request's signal to its source weakly, so a fetch that
+ * waits only on `request.signal` can be collected, abort listener and all, and the call would
+ * hang. The client's own listener here is held by the signal. A late answer's body is cancelled.
+ */
+function settledBy(answer: Promise<Response>, signal: AbortSignal | null): Promise<Response> {
+  if (!signal) return answer;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      reject(signal.reason);
+      answer.then(
+        (late) => late.body?.cancel().catch(() => {}),
+        () => {},
+      );
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    answer.then(
+      (response) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(response);
+      },
+      (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** Redirects a read follows, as fetch does. */

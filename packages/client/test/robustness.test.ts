@@ -1,5 +1,7 @@
 // Hostile or broken peers (issue 15): answers that are not JSON, cut off, empty, stalled or huge;
 // options that carry secrets; redirects of writes; servers that ignore paging. Loopback only.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ApiError,
@@ -160,6 +162,36 @@ describe('time and size limits on the body', () => {
     const error = await getImage(central(s.origin, { timeoutMs: 300, fetch: injected })).catch((e) => e);
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error.operation.operationId).toBe('images_get');
+  });
+
+  it('with an injected fetch that waits only on its Request signal, an abort ends the call after a GC', async () => {
+    // undici makes the Request's signal follow the call's weakly: once the fetch's promise, the
+    // Request and its listener are garbage, the abort reaches nobody (seen as a 20-minute CI hang).
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    let calls = 0;
+    const injected = (request: Request) =>
+      new Promise<Response>((_, reject) => {
+        calls++;
+        request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true });
+      });
+    const controller = new AbortController();
+    let outcome: unknown = 'pending';
+    central('http://127.0.0.1:9', { fetch: injected })
+      .GET('/images/{uuid}', { params: { path: { uuid: IMAGE } }, signal: controller.signal })
+      .then(
+        () => (outcome = 'answered'),
+        (error: unknown) => (outcome = error),
+      );
+    await expect.poll(() => calls).toBe(1);
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await new Promise((r) => setImmediate(r));
+    }
+    controller.abort(new Error('the caller gave up'));
+    // settles in microtasks after the abort, or never
+    await expect.poll(() => outcome).toBeInstanceOf(Error);
+    expect((outcome as Error).message).toBe('the caller gave up');
   });
 
   it('an error keeps at most 64 KiB of its body, noting the length', async () => {
