@@ -2,7 +2,7 @@
 // off, stalls, is empty or is not JSON. The transport guards `response.text()`; the clients ask
 // openapi-fetch for text and parse it here, where the operation and the status are known.
 import { InvalidResponseError, type OperationRef, RequestTimeoutError } from './errors.js';
-import { AttemptTimeout } from './transport.js';
+import { AttemptTimeout, untilAborted } from './transport.js';
 
 /** Bytes of an error body kept in `ApiError.body` (or `maxResponseBytes` when smaller); the rest is dropped unread and its length noted. */
 export const ERROR_BODY_KEEP_BYTES = 64 * 1024;
@@ -26,30 +26,16 @@ function excerpt(text: string): string {
 }
 
 /**
- * The next chunk, or the signal's reason once it fires (the reader is then cancelled). A fetch the
- * user injects may lose the signal: undici links a Request's signal to its source weakly, so after
- * a garbage collection an abort no longer reaches the body, which would then stall for undici's
- * 300 s. The client therefore stops the read itself.
+ * The next chunk, or the signal's reason once it fires (the reader is then cancelled): the client
+ * stops the read itself, since an injected fetch may lose the signal (see `untilAborted`) and the
+ * body would then stall for undici's 300 s.
  */
 function nextChunk(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   signal: AbortSignal | undefined,
 ): Promise<ReadableStreamReadResult<Uint8Array>> {
-  if (!signal) return reader.read();
-  if (signal.aborted) {
+  return untilAborted(reader.read(), signal, () => {
     reader.cancel().catch(() => {});
-    return Promise.reject(signal.reason);
-  }
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      reader.cancel().catch(() => {});
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    reader.read().then(
-      (chunk) => (signal.removeEventListener('abort', onAbort), resolve(chunk)),
-      (error) => (signal.removeEventListener('abort', onAbort), reject(error)),
-    );
   });
 }
 

@@ -84,6 +84,39 @@ export function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
   });
 }
 
+/**
+ * `work`, or the signal's reason once the signal fires, whichever comes first; `onAbort` then
+ * releases what `work` holds. Waits the client cannot leave to whatever an injected fetch does
+ * with the signal: undici links a Request's signal to its source weakly, so a fetch (or a body)
+ * that waits only on `request.signal` can be collected, listener and all, and never settle. The
+ * listener here is held by the signal itself.
+ */
+export function untilAborted<T>(
+  work: Promise<T>,
+  signal: AbortSignal | null | undefined,
+  onAbort: () => void = () => {},
+): Promise<T> {
+  if (!signal) return work;
+  return new Promise((resolve, reject) => {
+    const abort = () => {
+      onAbort();
+      reject(signal.reason);
+    };
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener('abort', abort);
+        reject(error);
+      },
+    );
+  });
+}
+
 /** Milliseconds a `Retry-After` header asks for (seconds or an HTTP date), or undefined. */
 export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
   if (!value) return undefined;
@@ -176,7 +209,9 @@ export function createTransport(s: TransportSettings): FetchFn {
   return async function transport(request: Request, ext?: RequestInit): Promise<Response> {
     const own = isSvcRequest(request);
     const write = request.method !== 'GET' && request.method !== 'HEAD';
-    if (write && !(own && isStream(givenBody(request)))) ext = ext ? { ...ext, ...MANUAL } : MANUAL;
+    // the clients' own JSON calls: through undici's request (see send), which takes only the dispatcher
+    const direct = !s.injected && own && !isBinaryBody(givenBody(request));
+    if (write && !direct && !(own && isStream(givenBody(request)))) ext = ext ? { ...ext, ...MANUAL } : MANUAL;
     if (!own && request.body && !spares.has(request)) spares.set(request, request.clone());
     const given = own ? givenSignal(request) : request.signal;
     // One controller per attempt, fed by the call's signal, the client's signal and the timer
@@ -211,15 +246,19 @@ export function createTransport(s: TransportSettings): FetchFn {
     let response: Response;
     try {
       // An injected fetch may read the signal off the request: it gets one that carries the attempt's.
-      if (s.injected)
-        response = await settledBy(
-          s.injected(
-            signal ? new Request(request, { signal, duplex: 'half' } as RequestInit) : request,
-            signal ? { ...ext, signal } : ext,
-          ),
-          signal,
+      if (s.injected) {
+        const answer = s.injected(
+          signal ? new Request(request, { signal, duplex: 'half' } as RequestInit) : request,
+          signal ? { ...ext, signal } : ext,
         );
-      else if (own && !isBinaryBody(givenBody(request))) response = await send(request, signal, ext);
+        // a late answer's body is cancelled
+        response = await untilAborted(answer, signal, () => {
+          answer.then(
+            (late) => late.body?.cancel().catch(() => {}),
+            () => {},
+          );
+        });
+      } else if (direct) response = await send(request, signal, ext);
       else if (own) response = await fetch(request.url, sendInit(request, signal, ext));
       else response = await fetch(request, signal ? { ...ext, signal } : ext);
     } catch (error) {
@@ -233,37 +272,6 @@ export function createTransport(s: TransportSettings): FetchFn {
     else attempts.set(response, { done: cleanup, signal: signal! });
     return response;
   };
-}
-
-/**
- * `answer`, or the signal's reason once it fires, whichever comes first. An injected fetch may
- * never settle on its own: undici links a Request's signal to its source weakly, so a fetch that
- * waits only on `request.signal` can be collected, abort listener and all, and the call would
- * hang. The client's own listener here is held by the signal. A late answer's body is cancelled.
- */
-function settledBy(answer: Promise<Response>, signal: AbortSignal | null): Promise<Response> {
-  if (!signal) return answer;
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      reject(signal.reason);
-      answer.then(
-        (late) => late.body?.cancel().catch(() => {}),
-        () => {},
-      );
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    answer.then(
-      (response) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(response);
-      },
-      (error) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 /** Redirects a read follows, as fetch does. */
