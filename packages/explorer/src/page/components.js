@@ -23,6 +23,7 @@ import {
   notify,
   page,
   setUrlParams,
+  specObject,
   subscribe,
   toJS,
   writeSession,
@@ -206,7 +207,7 @@ export function createComponents(system) {
    */
   function FollowLinks({ sys, response, path, method }) {
     const status = String(response.get('status'));
-    const spec = toJS(sys.specSelectors.specJson());
+    const spec = specObject(sys);
     const local = (ref) =>
       typeof ref === 'string' && ref.startsWith('#/')
         ? ref

@@ -12,6 +12,7 @@ import {
   isBasic,
   page,
   readSession,
+  specObject,
   toJS,
   writeSession,
 } from './state.js';
@@ -139,7 +140,7 @@ export function liveRequest(system, path, method) {
     const contentType = oas3Selectors.requestContentType(path, method) || Object.keys(content)[0];
     const value = oas3Selectors.requestBodyValue(path, method);
     if (mediaKind(contentType) === 'json') {
-      let parsed = exampleOf(toJS(specSelectors.specJson()), content[contentType]);
+      let parsed = exampleOf(specObject(system), content[contentType]);
       if (typeof value === 'string' && value.trim()) {
         try {
           parsed = JSON.parse(value);

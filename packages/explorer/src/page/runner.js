@@ -14,7 +14,7 @@ import {
   page,
   readSession,
   setUrlParams,
-  toJS,
+  specObject,
   writeSession,
 } from './state.js';
 import { pointerSet, resolveValue, stepInputs, stepState } from './workflow.js';
@@ -153,7 +153,7 @@ export async function fillStep(system, active) {
   // rather than showing the spec's example UUID as if it were real.
   const waiting = (step.parameters ?? []).filter((p) => !resolveValue(p.value, answers).found);
   setParameters(system, op, [...waiting.map((p) => ({ ...p, value: '' })), ...inputs.parameters]);
-  const spec = toJS(system.specSelectors.specJson());
+  const spec = specObject(system);
   const example = step.requestBodyExample ? spec.components?.examples?.[step.requestBodyExample]?.value : undefined;
   if (example !== undefined || inputs.body.length) {
     const content = spec.paths?.[op.path]?.[op.method]?.requestBody?.content || {};

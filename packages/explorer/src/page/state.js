@@ -117,6 +117,32 @@ export function writeSession(key, value) {
 export function toJS(value) {
   return value && typeof value.toJS === 'function' ? value.toJS() : value;
 }
+
+/** @type {WeakMap<object, object>} */
+const plainSpecs = new WeakMap();
+
+/**
+ * The loaded spec (`specSelectors.specJson()`) as plain, frozen JSON, converted once per spec:
+ * Swagger UI's Immutable values never change, and converting the whole spec on every render of
+ * the samples and links cost more than any other work of ours on the page.
+ * @returns {any} the document's root object; read-only (a write throws)
+ */
+export function specObject(system) {
+  const spec = system.specSelectors.specJson();
+  let plain = plainSpecs.get(spec);
+  if (!plain) {
+    plain = deepFreeze(toJS(spec) ?? {});
+    plainSpecs.set(spec, plain);
+  }
+  return plain;
+}
+function deepFreeze(value) {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
 export function isBasic(schema) {
   return schema && schema.type === 'http' && /^basic$/i.test(String(schema.scheme));
 }
