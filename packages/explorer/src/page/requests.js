@@ -20,7 +20,7 @@ import {
 /** Logs in again with the credentials of this session when a spec is loaded (reload, API switch). */
 export function restoreAuth(system) {
   const saved = readSession(AUTH_KEY, {});
-  const schemes = toJS(system.specSelectors.specJson().getIn(['components', 'securitySchemes'])) || {};
+  const schemes = specObject(system).components?.securitySchemes ?? {};
   for (const name of Object.keys(schemes)) {
     if (isBasic(schemes[name]) && saved[name])
       system.preauthorizeBasic(name, saved[name].username, saved[name].password);
