@@ -1,5 +1,6 @@
 // The page's components: sidebar and search, "Start here" and the step bar, live samples and the
 // one curl, error explanations, followed links, the skip link. ES module.
+import { resolveRef } from '@svc/oas';
 import { explain } from './errors.js';
 import { historyEntries, replay } from './history.js';
 import { liveRequest, loggedInUser, opsFilter, selfSigned } from './requests.js';
@@ -208,16 +209,10 @@ export function createComponents(system) {
   function FollowLinks({ sys, response, path, method }) {
     const status = String(response.get('status'));
     const spec = specObject(sys);
-    const local = (ref) =>
-      typeof ref === 'string' && ref.startsWith('#/')
-        ? ref
-            .slice(2)
-            .split('/')
-            .reduce((o, k) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], spec)
-        : undefined;
-    let declared = spec.paths?.[path]?.[method]?.responses?.[status];
-    if (declared?.$ref) declared = local(declared.$ref);
-    const links = Object.entries(declared?.links || {}).map(([name, l]) => [name, l?.$ref ? local(l.$ref) : l]);
+    // a broken reference shows no link rather than breaking the answer's rendering
+    const local = (node) => resolveRef(spec, node).value;
+    const declared = local(spec.paths?.[path]?.[method]?.responses?.[status]);
+    const links = Object.entries(declared?.links || {}).map(([name, l]) => [name, local(l)]);
     if (!links.length) return null;
     let body = response.get('body');
     body = toJS(body);
