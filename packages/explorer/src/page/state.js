@@ -125,6 +125,7 @@ const plainSpecs = new WeakMap();
  * The loaded spec (`specSelectors.specJson()`) as plain, frozen JSON, converted once per spec:
  * Swagger UI's Immutable values never change, and converting the whole spec on every render of
  * the samples and links cost more than any other work of ours on the page.
+ * @param {any} system Swagger UI's system
  * @returns {any} the document's root object; read-only (a write throws)
  */
 export function specObject(system) {
@@ -136,6 +137,8 @@ export function specObject(system) {
   }
   return plain;
 }
+
+/** Freezes `value` and everything under it; returns `value`. */
 function deepFreeze(value) {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -143,6 +146,7 @@ function deepFreeze(value) {
   }
   return value;
 }
+
 export function isBasic(schema) {
   return schema && schema.type === 'http' && /^basic$/i.test(String(schema.scheme));
 }
