@@ -90,6 +90,7 @@ describe('central waitForTask', () => {
   it('gives up with TaskTimeoutError carrying the last task seen', async () => {
     // An injected fetch: the first poll answers at once, the next ones only end when the deadline
     // aborts them, so the outcome does not hang on how fast a busy machine answers over a socket.
+    // The deadline leaves a busy machine time for the first poll (300 ms did not, beside a second suite).
     let polls = 0;
     const fetch = async (request: Request) => {
       polls++;
@@ -101,7 +102,7 @@ describe('central waitForTask', () => {
       });
     };
     const client = createCentralClient({ baseUrl: 'https://127.0.0.1:9/api/svc/v3', ...creds, fetch });
-    const error = await client.waitForTask(TASK, { intervalMs: 0, timeoutMs: 300 }).catch((e) => e);
+    const error = await client.waitForTask(TASK, { intervalMs: 0, timeoutMs: 3_000 }).catch((e) => e);
     expect(error).toBeInstanceOf(TaskTimeoutError);
     expect(error.lastTask).toMatchObject({ percentage_complete: 40 });
     expect(polls).toBe(2);
