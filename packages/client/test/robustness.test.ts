@@ -135,9 +135,10 @@ describe('time and size limits on the body', () => {
     const s = await raw((socket) =>
       socket.write(head('200 OK', { 'Content-Type': 'application/json', 'Content-Length': 100 }) + '{"metadata":'),
     );
-    const error = await getImage(central(s.origin, { timeoutMs: 300 })).catch((e) => e);
+    // long enough for the headers to arrive first on a busy machine: the message is the body's
+    const error = await getImage(central(s.origin, { timeoutMs: 2_000 })).catch((e) => e);
     expect(error).toBeInstanceOf(RequestTimeoutError);
-    expect(error.message).toBe('images_get (GET /images/{uuid}): the body stalled for more than 300 ms');
+    expect(error.message).toBe('images_get (GET /images/{uuid}): the body stalled for more than 2000 ms');
   });
 
   it('with an injected fetch, timeoutMs bounds the body too (the timer runs until it is read)', async () => {
