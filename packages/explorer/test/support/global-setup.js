@@ -2,7 +2,8 @@
 // each file used to build its own copy and start its own browser. Test files read them with
 // `inject('explorerDist')` (a folder nobody writes to) and `inject('browserEndpoint')` (connect
 // with playwright-core's `chromium.connect`; empty when Chromium is missing, and the browser
-// tests then say how to install it).
+// tests then say how to install it), and `inject('goCache')`: the Go samples' build cache, this
+// run's only, so nothing is kept from one run to the next.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +36,8 @@ export default async function setup(project) {
   const dir = mkdtempSync(join(tmpdir(), 'explorer-dist-'));
   await build({ outDir: dir });
   project.provide('explorerDist', dir);
+  const goCache = mkdtempSync(join(tmpdir(), 'explorer-go-cache-'));
+  project.provide('goCache', goCache);
   const server = existsSync(CHROMIUM.path)
     ? await chromium.launchServer({ executablePath: CHROMIUM.path, args: CHROMIUM.args })
     : undefined;
@@ -42,5 +45,6 @@ export default async function setup(project) {
   return async () => {
     await server?.close();
     rmSync(dir, { recursive: true, force: true });
+    rmSync(goCache, { recursive: true, force: true });
   };
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { inject } from 'vitest';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -31,7 +32,7 @@ export async function runSample(lang, source, { user = 'admin', password = 'secr
   if (lang === 'go') {
     writeFileSync(goFile, source);
     command = ['go', ['run', goFile]];
-    Object.assign(env, { GOPROXY: 'off', GOCACHE: join(tmpdir(), 'explorer-go-cache') });
+    Object.assign(env, { GOPROXY: 'off', GOCACHE: inject('goCache') });
   }
   try {
     return await new Promise((resolve) => {
