@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { integer, parseCommandLine } from '@svc/args';
 import { startProxy } from '@svc/mock';
 import { serverBasePath } from '@svc/oas';
-import { apis } from '@svc/oas/apis';
+import { apis, shownPath } from '@svc/oas/apis';
 import { formatReport, runReadOnly } from './lib/contract-live.mjs';
 
 const USAGE =
@@ -85,7 +85,7 @@ async function main() {
   const targets = [];
   for (const api of opts.apis) {
     if (!existsSync(api.bundleJson)) {
-      console.error(`contract: ${api.bundleJson} is missing: run \`npm run bundle\` first`);
+      console.error(`contract: ${shownPath(api.bundleJson)} is missing: run \`npm run bundle\` first`);
       return 2;
     }
     const doc = JSON.parse(readFileSync(api.bundleJson, 'utf8'));

@@ -2,9 +2,8 @@
 // file and line, then the bundle location. Exits 1 on any finding: the gate is zero findings.
 // Spectral runs in-process (scripts/lib/spectral.mjs): one ruleset load for every API.
 import { existsSync } from 'node:fs';
-import { relative } from 'node:path';
 import { selectedApis } from '@svc/args';
-import { apis, root } from '@svc/oas/apis';
+import { apis, shownPath } from '@svc/oas/apis';
 import { formatFinding, spectralLinter } from './lib/spectral.mjs';
 
 // npm run lint:spectral -- [<api>...]   (default: every API)
@@ -12,7 +11,7 @@ const USAGE = 'Usage: npm run lint:spectral -- [<api>...]';
 const chosen = selectedApis('lint:spectral', USAGE, apis());
 for (const api of chosen) {
   if (!existsSync(api.bundle)) {
-    console.error(`${relative(root, api.bundle)} is missing: run \`npm run bundle\` first`);
+    console.error(`${shownPath(api.bundle)} is missing: run \`npm run bundle\` first`);
     process.exit(2);
   }
 }

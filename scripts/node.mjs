@@ -128,7 +128,7 @@ function runOn(line, packages, known, semver) {
   const tmp = mkdtempSync(join(tmpdir(), `svc-node${line.split('.')[0]}-`));
   let failed = 0;
   try {
-    console.log(`node: npm install node@${line} into ${tmp}`);
+    console.log(`node: npm install node@${line} into a temporary folder`);
     const { bin, version } = installNode(line, tmp);
     if (!semver.satisfies(version, ENGINES))
       throw Object.assign(new Error(`${version} is not a supported line (engines: ${ENGINES})`), { exitCode: 2 });

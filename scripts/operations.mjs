@@ -3,9 +3,9 @@
 // when an operation has no contract test or no simulator handler, or a test or a handler names an
 // operationId no bundle has: the build fails until they agree.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { commandLine } from '@svc/args';
-import { apis, root } from '@svc/oas/apis';
+import { apis, root, shownPath } from '@svc/oas/apis';
 import { operationIndex, toMarkdown } from './lib/operation-index.mjs';
 import { sourceLocation } from './lib/source-map.mjs';
 
@@ -14,17 +14,16 @@ commandLine('operations', 'Usage: npm run operations   (no options)', { options:
 /** Where `npm start` serves the explorer by default (scripts/serve.mjs --port). */
 const EXPLORER = 'http://127.0.0.1:8080/';
 
-const rel = (file) => relative(root, file).split('\\').join('/');
 const read = (dir, keep) =>
   readdirSync(join(root, dir), { recursive: true })
     .map(String)
     .filter(keep)
     .sort()
-    .map((name) => ({ file: rel(join(root, dir, name)), text: readFileSync(join(root, dir, name), 'utf8') }));
+    .map((name) => ({ file: shownPath(join(root, dir, name)), text: readFileSync(join(root, dir, name), 'utf8') }));
 
 const list = apis().map((api) => {
   if (!existsSync(api.bundleJson)) {
-    console.error(`${rel(api.bundleJson)} is missing: run \`npm run bundle\` first`);
+    console.error(`${shownPath(api.bundleJson)} is missing: run \`npm run bundle\` first`);
     process.exit(2);
   }
   return { ...api, doc: JSON.parse(readFileSync(api.bundleJson, 'utf8')) };
@@ -35,7 +34,7 @@ const { entries, problems } = operationIndex({
   apis: list,
   source(api, path) {
     const { file, line } = sourceLocation(roots[api], path);
-    return { file: rel(file), line };
+    return { file: shownPath(file), line };
   },
   clientFiles: read(
     'packages/client/src',

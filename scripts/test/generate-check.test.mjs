@@ -44,6 +44,9 @@ describe('generate --check', () => {
     options = ['--root', dir, '--out', join(dir, 'generated'), '--types', join(dir, 'types')];
     const first = await generate(...options);
     expect(first.code, first.stderr).toBe(0);
+    // paths relative to the checkout: the output carries no local path
+    expect(first.stdout).toContain('generated generated/t.ts');
+    expect(first.stdout).not.toContain(dir);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -61,6 +64,7 @@ describe('generate --check', () => {
       expect(code).toBe(1);
       expect(stderr).toMatch(/stale: .*generated[/\\]t\.ts differs from the bundles/);
       expect(stderr).toMatch(/stale: .*generated[/\\]operations\.ts differs/);
+      expect(stderr).not.toContain(dir);
     } finally {
       writeFileSync(join(dir, 'dist', 't.json'), before);
     }

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commandLine, knownNames, usageExit } from '@svc/args';
 import { deref, isReadOnly, mediaKind, operations, serverBasePath } from '@svc/oas';
-import { apis } from '@svc/oas/apis';
+import { apis, shownPath } from '@svc/oas/apis';
 
 const pkg = fileURLToPath(new URL('..', import.meta.url));
 const USAGE =
@@ -106,17 +106,17 @@ export async function generate({
     if (check) {
       const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
       if (current !== text) {
-        error(`stale: ${file} differs from the bundles; run \`npm run generate\``);
+        error(`stale: ${shownPath(file, root)} differs from the bundles; run \`npm run generate\``);
         stale++;
       }
       return;
     }
     writeFileSync(file, text);
-    log(`generated ${file}`);
+    log(`generated ${shownPath(file, root)}`);
   }
 
   for (const api of apis(root)) {
-    if (!existsSync(api.bundleJson)) throw new Error(`${api.bundleJson} is missing: run \`npm run bundle\` first`);
+    if (!existsSync(api.bundleJson)) throw new Error(`${shownPath(api.bundleJson, root)} is missing: run \`npm run bundle\` first`);
     const bytes = readFileSync(api.bundleJson);
     const digest = createHash('sha256').update(bytes).digest('hex');
     const doc = JSON.parse(bytes.toString('utf8'));
@@ -143,7 +143,7 @@ export async function generate({
       const built = DIGEST.exec(readFileSync(declarations, 'utf8'))?.[1];
       if (built !== digest) {
         error(
-          `stale: ${declarations} was built from ${built ? `another dist/${api.name}.json (sha256 ${built})` : 'an unknown bundle'}; run \`npm run build\``,
+          `stale: ${shownPath(declarations, root)} was built from ${built ? `another dist/${api.name}.json (sha256 ${built})` : 'an unknown bundle'}; run \`npm run build\``,
         );
         stale++;
       }

@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { commandLine, integer, usageExit } from '@svc/args';
-import { apis } from '@svc/oas/apis';
+import { apis, shownPath } from '@svc/oas/apis';
 import { chromium } from 'playwright-core';
 import { build } from '../scripts/build.mjs';
 import { startExplorer } from '../src/index.js';
@@ -40,7 +40,7 @@ if (!existsSync(chromiumPath)) {
 }
 const central = apis().find((a) => a.name === 'central');
 if (!existsSync(central.bundleJson)) {
-  console.error(`${central.bundleJson} is missing: run \`npm run bundle\` at the repository root`);
+  console.error(`${shownPath(central.bundleJson)} is missing: run \`npm run bundle\` at the repository root`);
   process.exit(2);
 }
 

@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { deref } from '@svc/oas';
-import { apis } from '@svc/oas/apis';
+import { apis, shownPath } from '@svc/oas/apis';
 import { rollup } from 'rollup';
 import { SERVER_INFO_PATH } from '../src/index.js';
 import { searchIndexOf, stripAuthorNotes } from './search-index.mjs';
@@ -277,7 +277,7 @@ export async function build({ outDir = defaultOutDir, apis } = {}) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   build().then(
-    ({ outDir, apis }) => console.log(`explorer: built ${outDir} (${apis.map((a) => a.displayName).join(', ')})`),
+    ({ outDir, apis }) => console.log(`explorer: built ${shownPath(outDir)} (${apis.map((a) => a.displayName).join(', ')})`),
     (error) => {
       console.error(error.message);
       process.exitCode = 1;

@@ -1,6 +1,6 @@
 // The APIs of this repository, read from redocly.yaml so that a new API is added in one place.
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
@@ -30,4 +30,18 @@ export function apis(dir = root) {
     bundle: join(dir, 'dist', `${name}.yaml`),
     bundleJson: join(dir, 'dist', `${name}.json`),
   }));
+}
+
+/**
+ * A path as output shows it: relative to the checkout `dir` when inside it (`dist/central.json`),
+ * else by its file name only, so that no local path is printed.
+ * @param {string} path an absolute path
+ * @param {string} [dir] the checkout; this repository by default
+ * @returns {string} with `/` separators
+ */
+export function shownPath(path, dir = root) {
+  const inside = relative(dir, path);
+  if (inside === '') return '.';
+  const outside = inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside);
+  return outside ? basename(path) : inside.split(sep).join('/');
 }

@@ -1,4 +1,7 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { root, shownPath } from '../src/apis.js';
 import { deref, explorerLink, operationHash, operations, resolveRef, serverBasePath } from '../src/index.js';
 
 const doc = {
@@ -102,5 +105,16 @@ describe('operationHash and explorerLink', () => {
     expect(explorerLink('element', 'Images (v2.0)', 'images_list_v2_0')).toBe(
       '?api=element#/Images%20(v2.0)/images_list_v2_0',
     );
+  });
+});
+
+describe('shownPath', () => {
+  it('shows a path of the checkout relative to it, anything else by its file name only', () => {
+    expect(shownPath(join(root, 'dist', 'central.json'))).toBe('dist/central.json');
+    expect(shownPath(root)).toBe('.');
+    expect(shownPath(join(tmpdir(), 'x', 'generated', 't.ts'), join(tmpdir(), 'x'))).toBe('generated/t.ts');
+    expect(shownPath(join(tmpdir(), 'elsewhere', 'out'), join(tmpdir(), 'x'))).toBe('out');
+    expect(shownPath(`${root}-sibling/file.json`)).toBe('file.json');
+    expect(shownPath(join(root, '..dots', 'a.json'))).toBe('..dots/a.json');
   });
 });

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverBasePath } from '@svc/oas';
-import { apis as repositoryApis } from '@svc/oas/apis';
+import { apis as repositoryApis, shownPath } from '@svc/oas/apis';
 import addFormats from 'ajv-formats';
 import { OpenAPIBackend } from 'openapi-backend';
 
@@ -112,7 +112,7 @@ export async function loadApis(list = defaultApis()) {
   const loaded = [];
   for (const { name, bundleJson } of list) {
     if (!existsSync(bundleJson))
-      throw new Error(`${bundleJson} is missing: run \`npm run bundle\` (or \`npm run build\`) first`);
+      throw new Error(`${shownPath(bundleJson)} is missing: run \`npm run bundle\` (or \`npm run build\`) first`);
     const doc = JSON.parse(readFileSync(bundleJson, 'utf8'));
     /** @type {OpenAPIBackend | undefined} */
     let backend;

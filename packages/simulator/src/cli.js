@@ -89,7 +89,7 @@ function options(argv) {
       if (!text.includes('-----BEGIN')) throw new Error('not PEM');
       return text;
     } catch (e) {
-      throw new Error(`--${flag} must name a readable PEM file; ${file}: ${e.message}`);
+      throw new Error(`--${flag} must name a readable PEM file (${e.code ?? e.message})`);
     }
   };
   let topology;
@@ -98,13 +98,13 @@ function options(argv) {
     try {
       text = readFileSync(values.topology, 'utf8');
     } catch (e) {
-      throw new Error(`--topology must name a readable JSON or YAML file; ${values.topology}: ${e.code ?? e.message}`);
+      throw new Error(`--topology must name a readable JSON or YAML file (${e.code ?? e.message})`);
     }
     try {
       // YAML 1.2 reads JSON as well
       topology = checkTopology(parseYaml(text));
     } catch (e) {
-      throw new Error(`--topology ${values.topology}: ${e.message}`);
+      throw new Error(`--topology: ${e.message}`);
     }
   }
   return {
@@ -178,7 +178,7 @@ if (opts.readyFile) {
     writeFileSync(partial, `${env}\n`, { mode: 0o600 });
     renameSync(partial, opts.readyFile);
   } catch (error) {
-    console.error(`simulator: --ready-file: cannot write ${opts.readyFile}: ${error.code ?? error.message}`);
+    console.error(`simulator: --ready-file: cannot write the file (${error.code ?? error.message})`);
     await sim.close();
     process.exit(1);
   }

@@ -69,7 +69,8 @@ export const DEFAULT_DATA_DIR = packed ? resolve('.simulator') : join(root, '.si
  * await sim.close();
  * @param {SimulatorOptions} options
  * @returns {Promise<RunningSimulator>}
- * @throws {Error} naming the option when one is invalid, a bundle is missing, or the port is taken
+ * @throws {Error} naming the option when one is invalid, `dataDir` cannot be made a directory, a bundle is
+ *   missing, or the port is taken
  */
 export async function startSimulator(options) {
   const {
@@ -98,7 +99,12 @@ export async function startSimulator(options) {
   if ((options.cert === undefined) !== (options.key === undefined))
     throw new Error('startSimulator: cert and key go together');
 
-  mkdirSync(dataDir, { recursive: true });
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    // the code, not Node's message: that one carries the local path
+    throw new Error(`startSimulator: dataDir cannot be made a directory (${error.code ?? error.message})`);
+  }
   const apis = await loadApis();
   const tls = http
     ? undefined

@@ -504,9 +504,21 @@ describe('--topology', () => {
     writeFileSync(bad, JSON.stringify({ clusters: [{ name: 'c1' }], subnets: [{ name: 'Primary', vlan_id: 5000 }] }));
     const { code, out } = await run(['--port', '0', '--data', join(dir, 'bad'), '--topology', bad]);
     expect(code).toBe(2);
-    expect(out()).toMatch(/--topology .*bad\.json: subnets\[0\]\.vlan_id must be an integer 0-4095/);
+    expect(out()).toMatch(/--topology: subnets\[0\]\.vlan_id must be an integer 0-4095/);
     const missing = await run(['--port', '0', '--data', join(dir, 'bad'), '--topology', join(dir, 'nope.yaml')]);
     expect(missing.code).toBe(2);
-    expect(missing.out()).toMatch(/--topology must name a readable JSON or YAML file/);
+    expect(missing.out()).toMatch(/--topology must name a readable JSON or YAML file \(ENOENT\)/);
+    // the option and the reason, never the local path
+    expect(out()).not.toContain(dir);
+    expect(missing.out()).not.toContain(dir);
+  });
+
+  it('refuses a data directory it cannot make, naming the reason and not the path', async () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'not a directory');
+    const { code, out } = await run(['--port', '0', '--data', file]);
+    expect(code).toBe(1);
+    expect(out()).toMatch(/dataDir cannot be made a directory \(EEXIST\)/);
+    expect(out()).not.toContain(dir);
   });
 });

@@ -7,7 +7,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apis } from '@svc/oas/apis';
+import { apis, shownPath } from '@svc/oas/apis';
 import { chromium } from 'playwright-core';
 import { build } from '../../scripts/build.mjs';
 
@@ -31,7 +31,7 @@ export const CHROMIUM = {
 export default async function setup(project) {
   for (const api of apis()) {
     if (!existsSync(api.bundle))
-      throw new Error(`${api.bundle} is missing: run \`npm run bundle\` at the repository root`);
+      throw new Error(`${shownPath(api.bundle)} is missing: run \`npm run bundle\` at the repository root`);
   }
   const dir = mkdtempSync(join(tmpdir(), 'explorer-dist-'));
   await build({ outDir: dir });
