@@ -50,6 +50,21 @@ describe('outputsUsedAsInputs', () => {
     expect(outputsUsedAsInputs(turbo)).toEqual([]);
   });
 
+  it("a package's tests, benches and vitest config are not inputs of its build: editing a test rebuilds nothing", () => {
+    const turbo = join(root, 'node_modules/turbo/bin/turbo');
+    const dry = JSON.parse(
+      execFileSync(process.execPath, [turbo, 'run', 'build', '--dry=json'], { cwd: root }).toString(),
+    );
+    const built = dry.tasks.filter((t) => /#(build|generate)$/.test(t.taskId) && !t.taskId.startsWith('//#'));
+    expect(built.map((t) => t.taskId)).toContain('@svc/client#generate');
+    const tests = built.flatMap((t) =>
+      Object.keys(t.inputs)
+        .filter((file) => /^(test|bench)\/|^vitest\.config\./.test(file))
+        .map((file) => `${t.taskId}: ${file}`),
+    );
+    expect(tests).toEqual([]);
+  });
+
   // turbo hands a task only the variables it is told to (strict mode): without these, a test that
   // installs from the registry behind a TLS-inspecting proxy fails on its certificate (seen: the
   // client's consumer test sat over 12 minutes in npm's retries of SELF_SIGNED_CERT_IN_CHAIN).
