@@ -116,7 +116,8 @@ export async function generate({
   }
 
   for (const api of apis(root)) {
-    if (!existsSync(api.bundleJson)) throw new Error(`${shownPath(api.bundleJson, root)} is missing: run \`npm run bundle\` first`);
+    if (!existsSync(api.bundleJson))
+      throw new Error(`${shownPath(api.bundleJson, root)} is missing: run \`npm run bundle\` first`);
     const bytes = readFileSync(api.bundleJson);
     const digest = createHash('sha256').update(bytes).digest('hex');
     const doc = JSON.parse(bytes.toString('utf8'));

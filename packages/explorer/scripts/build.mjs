@@ -277,7 +277,8 @@ export async function build({ outDir = defaultOutDir, apis } = {}) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   build().then(
-    ({ outDir, apis }) => console.log(`explorer: built ${shownPath(outDir)} (${apis.map((a) => a.displayName).join(', ')})`),
+    ({ outDir, apis }) =>
+      console.log(`explorer: built ${shownPath(outDir)} (${apis.map((a) => a.displayName).join(', ')})`),
     (error) => {
       console.error(error.message);
       process.exitCode = 1;
