@@ -457,22 +457,6 @@ describe('API explorer in Chromium', () => {
 });
 
 describe('error answers explained', () => {
-  it('a 401 says to click Authorize', async () => {
-    const fresh = await browser.newContext({ viewport: { width: 1280, height: 1600 } });
-    try {
-      const p = await fresh.newPage();
-      await p.goto(`${explorer.url}?api=central#/Images/images_list`);
-      const op = p.locator('.opblock[id$="-images_list"]');
-      await op.locator('.opblock-body').waitFor();
-      await op.locator('button.execute').click();
-      const why = op.locator('.svc-explanation');
-      await expect.poll(() => why.innerText()).toContain('401 Unauthorized');
-      expect(await why.innerText()).toContain('Click Authorize');
-    } finally {
-      await fresh.close();
-    }
-  });
-
   it("the mock's refusal (sl-violations) is shown as the reason, not only an example body", async () => {
     await page.goto(`${explorer.url}?api=central#/Images/images_create`);
     const op = opLocator('images_create');

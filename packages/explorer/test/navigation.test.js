@@ -209,7 +209,9 @@ describe('credentials', () => {
       await op.locator('button.execute').click();
       const why = op.locator('.svc-explanation .svc-explanation-title');
       await expect.poll(() => why.innerText()).toBe('401 Unauthorized: the request had no credentials.');
-      expect(await op.locator('.svc-explanation').innerText()).toContain('export SVC_USER=admin SVC_PASSWORD=');
+      const explanation = await op.locator('.svc-explanation').innerText();
+      expect(explanation).toContain('Click Authorize');
+      expect(explanation).toContain('export SVC_USER=admin SVC_PASSWORD=');
       await authorize(page, 'not-the-password');
       expect(await page.locator('.scheme-container').innerText()).toContain(`Logged in as ${simulator.user}`);
       await op.locator('button.execute').click();
@@ -223,16 +225,19 @@ describe('credentials', () => {
 });
 
 describe('390 px wide', () => {
-  it('Servers and Authorize come before the operations; nothing is wider than the phone', async () => {
+  it('Servers and Authorize, then the operations on the first screen, the introduction after them; nothing is wider than the phone', async () => {
     const page = await newPage(PHONE);
     try {
       await page.goto(`${explorer.url}?api=central#/Images/images_list`);
       const op = page.locator('.opblock[id$="-images_list"]');
       await op.locator('button.execute').waitFor();
-      const top = (locator) => locator.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
-      expect(await top(page.locator('.scheme-container button.authorize'))).toBeLessThan(
-        await top(page.locator('.opblock').first()),
-      );
+      // from the top of the page, whatever the deep link scrolled to
+      const top = (locator) => locator.first().evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+      const firstOperation = await top(page.locator('.opblock'));
+      expect(await top(page.locator('.scheme-container'))).toBeLessThan(firstOperation);
+      expect(await top(page.locator('.scheme-container button.authorize'))).toBeLessThan(firstOperation);
+      expect(firstOperation).toBeLessThan(PHONE.height);
+      expect(await top(page.locator('.information-container'))).toBeGreaterThan(firstOperation);
       await op.locator('button.execute').click();
       await op.locator('.live-responses-table').waitFor();
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);

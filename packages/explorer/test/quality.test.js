@@ -1,7 +1,7 @@
 // The page's quality in Chromium, against the Prism mocks: the svc brand, no moderate or worse
 // axe-core violation in light and dark mode, readable dark code-sample tabs, focus rings, arrow
-// keys in the code-sample tabs and the phone layout. Apart from browser.test.js so that the two
-// files run side by side.
+// keys in the code-sample tabs (the phone layout is navigation.test.js's). Apart from
+// browser.test.js so that the two files run side by side.
 
 import { createRequire } from 'node:module';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -169,25 +169,5 @@ describe('quality of the page', () => {
     await page.keyboard.press('ArrowLeft');
     expect(await samples.getByRole('tab', { selected: true }).innerText()).toBe('Python (requests)');
     expect(await samples.locator('pre').innerText()).toContain('import requests');
-  });
-
-  it('390 px wide: Servers and Authorize, then the operations; the introduction after them', async () => {
-    const p = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    try {
-      await p.goto(`${explorer.url}?api=central`);
-      await p.locator('.opblock').first().waitFor();
-      const top = (selector) =>
-        p
-          .locator(selector)
-          .first()
-          .evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
-      const firstOperation = await top('.opblock');
-      expect(firstOperation).toBeLessThan(844); // on the first screen
-      expect(await top('.information-container')).toBeGreaterThan(firstOperation);
-      expect(await top('.scheme-container')).toBeLessThan(firstOperation);
-      expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    } finally {
-      await p.close();
-    }
   });
 });
