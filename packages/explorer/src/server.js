@@ -149,7 +149,7 @@ export async function startExplorer(
     } catch (error) {
       // A bug or a peer's oddity costs one request, never the server.
       if (res.headersSent) res.destroy();
-      else sendText(res, 500, `The explorer server failed on this request: ${error.message}\n`);
+      else sendText(res, 500, `The explorer server failed on this request: ${error.code ?? error.message}\n`);
     }
   });
   server.on('clientError', (_error, socket) => socket.destroy());

@@ -90,7 +90,8 @@ function serveSpec(req, res, root, api, spec, next) {
     document = JSON.parse(readFileSync(join(root, 'specs', `${api}.json`), 'utf8'));
   } catch (error) {
     if (error.code === 'ENOENT') return sendText(res, 404, 'Not found\n');
-    return sendText(res, 500, `Cannot read /specs/${api}.json: ${error.message}\n`);
+    // the code, not an fs message: that one carries the local path
+    return sendText(res, 500, `Cannot read /specs/${api}.json: ${error.code ?? error.message}\n`);
   }
   const served = spec(api, document, req);
   if (served === document) return next();

@@ -1,8 +1,9 @@
 // The static side of startExplorer: compression, validators, ranges, long caching of
 // fingerprinted names, and the live-reload option used by `npm run dev`.
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -122,6 +123,24 @@ describe('live reload', () => {
       await reader.cancel();
     } finally {
       await dev.close();
+    }
+  });
+});
+
+describe('a spec it cannot read', () => {
+  it('answers 500 naming the spec and the error code, never the local path', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'explorer-unreadable-'));
+    cpSync(dir, copy, { recursive: true });
+    // a link to itself: Node's message would be "ELOOP: ..., open '<the path>'"
+    symlinkSync('loop.json', join(copy, 'specs', 'loop.json'));
+    const broken = await startExplorer({ dir: copy, mocks: {} });
+    try {
+      const res = await get(`${broken.url}specs/loop.json`);
+      expect(res.status).toBe(500);
+      expect(res.body.toString()).toBe('Cannot read /specs/loop.json: ELOOP\n');
+    } finally {
+      await broken.close();
+      rmSync(copy, { recursive: true, force: true });
     }
   });
 });
