@@ -1,10 +1,10 @@
 // @svc/simulator: a local svc. One HTTP(S) listener serves every API at its production base path,
 // routed and validated from the bundles, with state in SQLite and image bytes as files.
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import { isIP } from 'node:net';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { root } from '@svc/oas/apis';
 import { adapters } from './apis/index.js';
 import { loadApis, packed } from './bundles.js';
@@ -59,6 +59,26 @@ export const DEFAULT_DATA_DIR = packed ? resolve('.simulator') : join(root, '.si
  */
 
 /**
+ * `mkdir -p`, one level at a time: Node's recursive mkdir spins forever where a parent exists but
+ * takes no children (under /proc, mkdir answers ENOENT and the parent EEXIST, again and again).
+ * @param {string} dir
+ * @throws {NodeJS.ErrnoException} the first level that cannot be made (ENOENT, EACCES...), or ENOTDIR
+ *   when `dir` is there but is not a directory
+ */
+function makeDirectory(dir) {
+  const missing = [];
+  for (let d = resolve(dir); !existsSync(d); d = dirname(d)) missing.unshift(d);
+  for (const d of missing) {
+    try {
+      mkdirSync(d);
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+  }
+  if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+}
+
+/**
  * Starts the simulator: listens on `host:port`, serves every API of the bundles (those the package
  * carries, or the repository's `dist/` in a checkout) and keeps its state in `dataDir`.
  * Resolves once it listens; `close()` stops it (tasks left running resume at the next start on
@@ -100,7 +120,7 @@ export async function startSimulator(options) {
     throw new Error('startSimulator: cert and key go together');
 
   try {
-    mkdirSync(dataDir, { recursive: true });
+    makeDirectory(dataDir);
   } catch (error) {
     // the code, not Node's message: that one carries the local path
     throw new Error(`startSimulator: dataDir cannot be made a directory (${error.code ?? error.message})`);
