@@ -67,7 +67,10 @@ export const DEFAULT_DATA_DIR = packed ? resolve('.simulator') : join(root, '.si
  */
 function makeDirectory(dir) {
   const missing = [];
-  for (let d = resolve(dir); !existsSync(d); d = dirname(d)) missing.unshift(d);
+  for (let d = resolve(dir); !existsSync(d); d = dirname(d)) {
+    missing.unshift(d);
+    if (dirname(d) === d) break; // a root that is not there (a Windows drive)
+  }
   for (const d of missing) {
     try {
       mkdirSync(d);
