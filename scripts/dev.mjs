@@ -5,12 +5,12 @@
 // printed when they arrive.
 //   npm run dev -- [--port 8080]
 // The explorer runs with its live-reload option: the page listens to server-sent events.
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { commandLine, port as portCheck } from '@svc/args';
 import { startExplorer } from '@svc/explorer';
 import { startMock } from '@svc/mock';
-import { apis, root } from '@svc/oas/apis';
+import { apis, root, shownPath } from '@svc/oas/apis';
 import { watch } from 'chokidar';
 import { affectedApis, debounceCollect, rebuildApis } from './lib/dev.mjs';
 import { bundleApi, lintApi, redoclyConfig } from './lib/redocly.mjs';
@@ -90,7 +90,7 @@ async function rebuildAndReload(saves) {
   const files = saves.map((s) => s.file);
   const names = affectedApis(files, all, specDir);
   if (!names.length) return;
-  console.log(`\ndev: ${[...new Set(files.map((f) => relative(root, f)))].join(', ')} changed -> ${names.join(', ')}`);
+  console.log(`\ndev: ${[...new Set(files.map((f) => shownPath(f)))].join(', ')} changed -> ${names.join(', ')}`);
   const chosen = all.filter((a) => names.includes(a.name));
   await rebuildApis(chosen, steps, console.log, saves[0].at);
 }

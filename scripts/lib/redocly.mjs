@@ -3,8 +3,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
-import { root } from '@svc/oas/apis';
+import { dirname, join } from 'node:path';
+import { root, shownPath } from '@svc/oas/apis';
 
 const require = createRequire(import.meta.url);
 
@@ -60,7 +60,7 @@ export async function redoclyConfig(dir = root) {
 function formatProblem(problem, getLineColLocation) {
   const at = problem.location?.[0];
   const loc = at ? getLineColLocation(at) : undefined;
-  const file = loc ? `${relative(root, loc.source.absoluteRef)}:${loc.start.line}:${loc.start.col} ` : '';
+  const file = loc ? `${shownPath(loc.source.absoluteRef)}:${loc.start.line}:${loc.start.col} ` : '';
   // paths inside the repository as the author writes them, not as this machine holds them
   return `${file}${problem.severity} ${problem.ruleId} ${problem.message.replaceAll(`${root}/`, '')}`;
 }

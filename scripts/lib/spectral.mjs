@@ -3,8 +3,7 @@
 // loading it is most of a CLI run. Findings are reported at the source YAML file and line.
 import * as fs from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { relative } from 'node:path';
-import { root } from '@svc/oas/apis';
+import { root, shownPath } from '@svc/oas/apis';
 import { sourceLocation } from './source-map.mjs';
 
 const SEVERITY = ['error', 'warning', 'info', 'hint'];
@@ -49,9 +48,9 @@ export async function spectralLinter(ruleset = `${root}/.spectral.yaml`) {
  */
 export function formatFinding(api, r) {
   const src = sourceLocation(api.root, r.path);
-  const bundleAt = `${relative(root, api.bundle)}:${r.range.start.line + 1}`;
+  const bundleAt = `${shownPath(api.bundle)}:${r.range.start.line + 1}`;
   return (
-    `${relative(root, src.file)}:${src.line}:${src.col} ${SEVERITY[r.severity]} ${r.code} ${r.message}` +
+    `${shownPath(src.file)}:${src.line}:${src.col} ${SEVERITY[r.severity]} ${r.code} ${r.message}` +
     `\n    at ${r.path.join(' > ')} (${bundleAt}${src.exact ? '' : ', nearest source parent'})`
   );
 }

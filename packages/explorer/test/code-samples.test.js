@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { operations } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
 import ts from 'typescript';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   clientFactory,
   curl,
@@ -23,6 +23,7 @@ import {
   shellQuote,
   typescript,
 } from '../src/page/samples.js';
+import { goEnv } from './support/run-sample.js';
 import { sampleRequest, serverParts } from './support/sample-request.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -293,8 +294,7 @@ describe('Python samples of the bundles', () => {
 describe('Go samples of the bundles', () => {
   it('build with go (one package, a file per sample), and a broken control does not', () => {
     const work = mkdtempSync(join(tmpdir(), 'explorer-go-'));
-    // No network: the samples use the standard library only.
-    const env = { ...process.env, GOPROXY: 'off', GOCACHE: inject('goCache') };
+    const env = { ...process.env, ...goEnv() };
     const build = () =>
       spawnSync('go', ['build', '-o', join(work, 'out'), '.'], { cwd: work, encoding: 'utf8', env, timeout: 240_000 });
     try {

@@ -10,6 +10,9 @@ import { inject } from 'vitest';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/** The environment of `go` in the tests: no network (the samples use the standard library only), and this run's build cache. */
+export const goEnv = () => ({ GOPROXY: 'off', GOCACHE: inject('goCache') });
+
 /**
  * Runs a sample copied from the page: bash for curl, python3 for Python, Node for TypeScript
  * (transpiled, @svc/client resolved from this package), `go run` for Go, with the credentials in the environment.
@@ -32,7 +35,7 @@ export async function runSample(lang, source, { user = 'admin', password = 'secr
   if (lang === 'go') {
     writeFileSync(goFile, source);
     command = ['go', ['run', goFile]];
-    Object.assign(env, { GOPROXY: 'off', GOCACHE: inject('goCache') });
+    Object.assign(env, goEnv());
   }
   try {
     return await new Promise((resolve) => {
