@@ -1,7 +1,7 @@
 // The browser of the explorer's tests: the one Chromium that test/support/global-setup.js starts.
 import { chromium } from 'playwright-core';
 import { inject } from 'vitest';
-import { CHROMIUM } from './global-setup.js';
+import { CHROMIUM } from './chromium.js';
 import { READY_MS } from './ready.js';
 
 /**
@@ -14,7 +14,7 @@ export async function sharedBrowser() {
   const endpoint = inject('browserEndpoint');
   if (!endpoint)
     throw new Error(
-      `Chromium not found at ${CHROMIUM.path}: run \`apt-get install -y chromium\` (or set CHROMIUM_PATH)`,
+      `Chromium not found at ${CHROMIUM.path}: run \`apt-get install -y chromium-headless-shell\` (or set CHROMIUM_PATH)`,
     );
   const browser = await chromium.connect(endpoint);
   browser.on('context', (context) => {

@@ -10,22 +10,7 @@ import { join } from 'node:path';
 import { apis, shownPath } from '@svc/oas/apis';
 import { chromium } from 'playwright-core';
 import { build } from '../../scripts/build.mjs';
-
-/**
- * Where the browser tests find Chromium (Debian's package), and how they start it. V8's optimising
- * compilers are off: a test page lives seconds, too short to repay them, and with them Chromium
- * used about 1.5x the CPU for the same page loads.
- */
-export const CHROMIUM = {
-  path: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--js-flags=--no-opt --no-maglev',
-  ],
-};
+import { CHROMIUM } from './chromium.js';
 
 /** @param {import('vitest/node').TestProject} project */
 export default async function setup(project) {
