@@ -4,21 +4,45 @@
 // the second misses. The dependency's hash is already part of the task's hash through dependsOn,
 // so such inputs add nothing but the miss. This finds them in turbo.json.
 import { posix } from 'node:path';
+import picomatch from 'picomatch';
 
 const ROOT = '$TURBO_ROOT$/';
 const PACKAGE = 'packages/PKG';
 const OTHER = 'packages/DEP';
 
-/** The folder part of a glob before its first wildcard: `dist/*.json` -> `dist`. */
-function base(glob) {
-  const parts = glob.split('/');
-  const fixed = [];
-  for (const part of parts) {
-    if (/[*?{}[\]!]/.test(part)) break;
-    fixed.push(part);
-  }
-  // a plain file name is its own base
-  return fixed.join('/');
+const WILD = /[*?[\]{}]/;
+const segments = (/** @type {string} */ glob) => glob.split('/').filter((s) => s !== '' && s !== '.');
+
+/** Whether some file or folder name can match both glob segments (two wildcards: assumed so). */
+function segmentsMeet(a, b) {
+  if (!WILD.test(a)) return WILD.test(b) ? picomatch.isMatch(a, b, { dot: true }) : a === b;
+  return WILD.test(b) || picomatch.isMatch(b, a, { dot: true });
+}
+
+/**
+ * Whether some path matches both globs, given as segments (`**` is any number of folders).
+ * @param {string[]} a
+ * @param {string[]} b
+ * @returns {boolean}
+ */
+function meet(a, b) {
+  if (a[0] === '**') return meet(a.slice(1), b) || (b.length > 0 && meet(a, b.slice(1)));
+  if (b[0] === '**') return meet(a, b.slice(1)) || (a.length > 0 && meet(a.slice(1), b));
+  if (!a.length || !b.length) return !a.length && !b.length;
+  return segmentsMeet(a[0], b[0]) && meet(a.slice(1), b.slice(1));
+}
+
+/**
+ * Whether every path that matches `b` matches `a` (a negated input that excludes an output).
+ * @param {string[]} a
+ * @param {string[]} b
+ * @returns {boolean}
+ */
+function covers(a, b) {
+  if (a.length === 1 && a[0] === '**') return true;
+  if (!a.length || !b.length || b[0] === '**') return !a.length && !b.length;
+  const named = WILD.test(b[0]) ? a[0] === '*' || a[0] === b[0] : picomatch.isMatch(b[0], a[0], { dot: true });
+  return named && covers(a.slice(1), b.slice(1));
 }
 
 /** A task's glob as a repository path: root tasks are at the root, package tasks in `dir`. */
@@ -27,34 +51,12 @@ function resolve(glob, dir) {
   return posix.normalize(dir ? `${dir}/${glob}` : glob);
 }
 
-/** `a` lies inside `b` or `b` inside `a` (as path prefixes). */
-function overlap(a, b) {
-  return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`) || a === '' || b === '';
-}
-
-/**
- * Whether an input glob can match a file of an output glob. An input whose wildcards stay in one
- * folder (`$TURBO_ROOT$/tsconfig.*.json`) matches files of that folder only, not of its subfolders.
- * @param {string} input  the resolved input glob
- * @param {string} output the resolved output glob
- */
-function matchesOutput(input, output) {
-  const from = base(input);
-  const out = base(output);
-  const deep = (/** @type {string} */ rest) => rest.includes('/') || rest.includes('**');
-  const rest = input.slice(from ? from.length + 1 : 0);
-  if (rest === '' || deep(rest)) return overlap(from, out);
-  // the input matches files directly in `from`: does the output write any there?
-  const outRest = output.slice(out ? out.length + 1 : 0);
-  if (outRest === '') return posix.dirname(out).replace(/^\.$/, '') === from;
-  return deep(outRest) ? overlap(from, out) && (from + '/').startsWith(out ? `${out}/` : '') : from === out;
-}
-
 /**
  * The inputs of turbo.json tasks that are outputs of a task they depend on (directly or not).
- * Package tasks are taken for one package (`packages/PKG`), `^task` dependencies for another
- * (`packages/DEP`); `$TURBO_DEFAULT$` and negated globs are skipped (git-ignored outputs are not
- * part of `$TURBO_DEFAULT$`).
+ * Package tasks are taken for one package (`packages/PKG`), `^task` and `pkg#task` dependencies
+ * for another (`packages/DEP`, which `packages/*` matches); `$TURBO_DEFAULT$` is skipped
+ * (git-ignored outputs are not part of it), and so is an output that a negated input excludes
+ * (turbo hashes git-ignored files that an explicit glob names).
  * @param {{ tasks: Record<string, { dependsOn?: string[], inputs?: string[], outputs?: string[] }> }} turbo
  *   the parsed turbo.json
  * @returns {{ task: string, input: string, output: string, of: string }[]} one entry per clash
@@ -72,6 +74,7 @@ export function outputsUsedAsInputs(turbo) {
   for (const [key, def] of Object.entries(tasks)) {
     const dir = key.startsWith('//#') ? '' : PACKAGE;
     const inputs = (def.inputs ?? []).filter((g) => g !== '$TURBO_DEFAULT$' && !g.startsWith('!'));
+    const excluded = (def.inputs ?? []).filter((g) => g.startsWith('!')).map((g) => segments(resolve(g.slice(1), dir)));
     const seen = new Set();
     const queue = (def.dependsOn ?? []).map((d) => target(d, dir));
     while (queue.length) {
@@ -82,9 +85,10 @@ export function outputsUsedAsInputs(turbo) {
       const depDef = tasks[dep.key];
       queue.push(...(depDef.dependsOn ?? []).map((d) => target(d, dep.dir)));
       for (const output of (depDef.outputs ?? []).filter((g) => !g.startsWith('!'))) {
+        const written = segments(resolve(output, dep.dir));
+        if (excluded.some((negation) => covers(negation, written))) continue;
         for (const input of inputs) {
-          if (matchesOutput(resolve(input, dir), resolve(output, dep.dir)))
-            clashes.push({ task: key, input, output, of: dep.key });
+          if (meet(segments(resolve(input, dir)), written)) clashes.push({ task: key, input, output, of: dep.key });
         }
       }
     }

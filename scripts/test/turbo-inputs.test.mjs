@@ -34,6 +34,30 @@ describe('outputsUsedAsInputs', () => {
       want: [{ task: 'typecheck', input: '$TURBO_ROOT$/dist/*.json', output: 'dist/**', of: '//#bundle' }],
     },
     {
+      name: "a root task's glob over every package reaches a package's generated sources, not its dist",
+      given: {
+        generate: { outputs: ['src/generated/**'] },
+        build: { dependsOn: ['generate'], outputs: ['dist/**'] },
+        '//#typecheck': { dependsOn: ['@svc/client#build'], inputs: ['packages/*/src/**', 'packages/*/*.json'] },
+      },
+      want: [{ task: '//#typecheck', input: 'packages/*/src/**', output: 'src/generated/**', of: 'generate' }],
+    },
+    {
+      name: 'a negated input that excludes the output clears it; one narrower than the output does not',
+      given: {
+        generate: { outputs: ['src/generated/**'] },
+        '//#typecheck': {
+          dependsOn: ['@svc/client#generate'],
+          inputs: ['packages/*/src/**', '!packages/*/src/generated/**'],
+        },
+        '//#lint': {
+          dependsOn: ['@svc/client#generate'],
+          inputs: ['packages/*/src/**', '!packages/*/src/generated/*.ts'],
+        },
+      },
+      want: [{ task: '//#lint', input: 'packages/*/src/**', output: 'src/generated/**', of: 'generate' }],
+    },
+    {
       name: 'sources, $TURBO_DEFAULT$ and negations are fine',
       given: {
         '//#bundle': { inputs: ['spec/**'], outputs: ['dist/**', '!dist/operations.json'] },

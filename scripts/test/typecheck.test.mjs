@@ -1,19 +1,21 @@
-// `npm test`'s type checks can fail: in a copy of the repository, a type error is added to one file
-// of each project that `typecheck` runs (the root's `npm run typecheck` and each package's), and
-// each must exit non-zero naming that file and line. A project that stopped checking its files
-// (an `exclude`, `checkJs` off, a folder left out of `include`) fails here.
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// `npm test`'s type check can fail: in a copy of the repository, a type error is added to one file
+// of each project that the root's `npm run typecheck` builds (`tsc -b` over `scripts/` and every
+// package), and the one run must exit non-zero naming each file and line. A project that stopped
+// checking its files (an `exclude`, `checkJs` off, a folder left out of `include`) or that the
+// command no longer names fails here.
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { root } from '@svc/oas/apis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyRepository } from '../lib/repo-copy.mjs';
 import { runCommand } from './support/run.mjs';
 
-/** [folder of the package.json whose `typecheck` runs, a file that project must check]. */
+/** [project folder, a file that project must check]. */
 const PROJECTS = [
-  ['.', 'scripts/dev.mjs'],
-  ['.', 'scripts/lib/dev.mjs'],
-  ['.', 'scripts/pretest.mjs'],
+  ['scripts', 'scripts/dev.mjs'],
+  ['scripts', 'scripts/lib/dev.mjs'],
+  ['scripts', 'scripts/pretest.mjs'],
   ['packages/args', 'packages/args/src/index.js'],
   ['packages/client', 'packages/client/src/paging.ts'],
   ['packages/contract-tests', 'packages/contract-tests/test/contract.ts'],
@@ -49,21 +51,24 @@ afterAll(() => {
   if (copy) rmSync(copy, { recursive: true, force: true });
 });
 
-/** Runs `npm run typecheck` in `dir` of the copy. */
-const typecheck = (dir) => runCommand('npm', ['run', '--silent', 'typecheck'], { cwd: join(copy, dir) });
+describe('typecheck', () => {
+  it('names scripts/ and every package with a tsconfig.json', () => {
+    const command = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.typecheck.split(/\s+/);
+    const packages = readdirSync(join(root, 'packages'))
+      .filter((name) => existsSync(join(root, 'packages', name, 'tsconfig.json')))
+      .map((name) => `packages/${name}`);
+    expect(command.slice(0, 2)).toEqual(['tsc', '-b']);
+    expect(command.slice(2).sort()).toEqual(['scripts', ...packages].sort());
+    expect(new Set(PROJECTS.map(([project]) => project))).toEqual(new Set(command.slice(2)));
+  });
 
-describe('typecheck fails on a type error', () => {
-  /** @type {Map<string, string[][]>} */
-  const byProject = new Map();
-  for (const p of PROJECTS) byProject.set(p[0], [...(byProject.get(p[0]) ?? []), p]);
-  it.concurrent.for([...byProject])('%s', async ([dir, cases], { expect }) => {
-    const { code, out } = await typecheck(dir);
+  it('fails on a type error in any project, naming each file and line', async () => {
+    const { code, out } = await runCommand('npm', ['run', '--silent', 'typecheck'], { cwd: copy });
     expect(code, out).not.toBe(0);
-    for (const [, file] of cases) {
-      // tsc names files relative to the project's folder: `src/cli.js(212,14): error TS2322`
-      const shown = dir === '.' ? file : file.slice(dir.length + 1);
-      expect(out, `${file} is not type-checked`).toContain(`${shown}(${errorLine.get(file)},`);
-      expect(out).toMatch(new RegExp(`${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\(\\d+,\\d+\\): error TS2322`));
+    for (const [, file] of PROJECTS) {
+      // tsc -b names files relative to the working folder: `packages/simulator/src/cli.js(212,14): error TS2322`
+      expect(out, `${file} is not type-checked`).toContain(`${file}(${errorLine.get(file)},`);
+      expect(out).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\(\\d+,\\d+\\): error TS2322`));
     }
   });
 });
