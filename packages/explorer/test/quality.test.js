@@ -1,5 +1,5 @@
 // The page's quality in Chromium, against the Prism mocks: the svc brand, no moderate or worse
-// axe-core violation in light and dark mode, readable dark code-sample tabs, focus rings, arrow
+// axe-core violation in light and dark mode, readable dark code-sample tabs (on the same load), focus rings, arrow
 // keys in the code-sample tabs (the phone layout is navigation.test.js's). Apart from
 // browser.test.js so that the two files run side by side.
 
@@ -31,11 +31,17 @@ afterAll(async () => {
 describe('quality of the page', () => {
   afterEach(() => expect(pageErrors).toEqual([]));
 
-  /** axe-core's moderate, serious and critical violations on the page as it is now (rule id and targets). */
-  async function seriousViolations(p) {
+  /**
+   * axe-core's moderate, serious and critical violations (rule id and targets) on the page as it is
+   * now, or within the elements `selector` matches.
+   */
+  async function seriousViolations(p, selector) {
     if (!(await p.evaluate(() => 'axe' in window)))
       await p.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-    const result = await p.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    const result = await p.evaluate(
+      (within) => window.axe.run(within ? { include: [[within]] } : document, { resultTypes: ['violations'] }),
+      selector,
+    );
     return result.violations
       .filter((v) => ['moderate', 'serious', 'critical'].includes(v.impact))
       .map(
@@ -48,18 +54,18 @@ describe('quality of the page', () => {
   }
 
   /**
-   * The violations of the page as it is, in dark and then in light mode: Swagger UI's mode is the
-   * `dark-mode` class (set from the system setting at load, toggled by its moon button), so one
-   * load serves both.
+   * The violations of the page as it is (or within `selector`), in dark and then in light mode:
+   * Swagger UI's mode is the `dark-mode` class (set from the system setting at load, toggled by its
+   * moon button), so one load serves both.
    */
-  async function violationsInBothModes(p, what) {
+  async function violationsInBothModes(p, what, selector) {
     for (const dark of [true, false]) {
       // switch, then wait out the colour transitions that starts (axe would read colours halfway)
       await p.evaluate(async (on) => {
         document.documentElement.classList.toggle('dark-mode', on);
         await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {})));
       }, dark);
-      expect(await seriousViolations(p), `${dark ? 'dark' : 'light'}: ${what}`).toEqual([]);
+      expect(await seriousViolations(p, selector), `${dark ? 'dark' : 'light'}: ${what}`).toEqual([]);
     }
   }
 
@@ -78,7 +84,7 @@ describe('quality of the page', () => {
     expect((await page.request.get(`${explorer.url}favicon.svg`)).ok()).toBe(true);
   });
 
-  it('has no moderate, serious or critical axe-core violation, dark and light: operations of every method, an answer, a search', async () => {
+  it('has no moderate, serious or critical axe-core violation, dark and light: operations of every method, an answer, a search; no blank white code-sample tab in dark mode', async () => {
     const p = await browser.newPage({ viewport: { width: 1280, height: 1600 }, colorScheme: 'dark' });
     try {
       await p.goto(`${explorer.url}?api=central#/Images/images_list`);
@@ -86,42 +92,42 @@ describe('quality of the page', () => {
       await op.locator('.svc-code-samples').waitFor();
       // the system setting turns dark mode on
       expect(await p.evaluate(() => document.documentElement.classList.contains('dark-mode'))).toBe(true);
+      const colors = await op
+        .locator('.svc-code-sample-tab:not(.active)')
+        .first()
+        .evaluate((el) => {
+          const style = getComputedStyle(el);
+          return { background: style.backgroundColor, color: style.color, text: el.innerText };
+        });
+      expect(colors.text).toBe('@svc/client');
+      expect(colors.background).not.toBe('rgb(255, 255, 255)');
+      expect(colors.color).not.toBe(colors.background);
       await op.locator('button.execute').click();
       await op.locator('.svc-explanation').waitFor(); // a 401, explained
       await violationsInBothModes(p, 'images_list answered');
       await p.locator('#svc-search-input').fill('zzz-nothing');
       await p.locator('.svc-no-match').waitFor();
       await violationsInBothModes(p, 'a search that finds nothing');
-      // Every method's colours, parameters of every kind, a file chooser, examples, "Start here".
-      for (const [api, tag, operationId] of [
-        ['element', 'Image upload (v0.8)', 'images_upload_v0_8'],
-        ['central', 'Images', 'images_delete'],
-        ['central', 'Images', 'images_create'],
-        ['central', 'Tasks', 'tasks_get'],
+      await p.locator('#svc-search-input').fill('');
+      // Every method's colours, parameters of every kind, examples: each operation opened in this
+      // page (a link pasted into the address bar) and checked alone, the rest being checked above.
+      for (const [tag, operationId] of [
+        ['Images', 'images_delete'],
+        ['Images', 'images_create'],
+        ['Tasks', 'tasks_get'],
       ]) {
-        await p.goto(`${explorer.url}?api=${api}#/${encodeURIComponent(tag)}/${operationId}`);
-        await p.locator(`.opblock[id$="-${operationId}"] .svc-code-samples`).waitFor();
-        await p.locator('.svc-start').waitFor();
-        await violationsInBothModes(p, operationId);
+        await p.evaluate((hash) => {
+          location.hash = hash;
+        }, `#/${tag}/${operationId}`);
+        const opened = `.opblock[id$="-${operationId}"]`;
+        await p.locator(`${opened} .svc-code-samples`).waitFor();
+        await violationsInBothModes(p, operationId, opened);
       }
-    } finally {
-      await p.close();
-    }
-  });
-
-  it('dark mode: the inactive code-sample tab is not a blank white box', async () => {
-    const p = await browser.newPage({ viewport: { width: 1280, height: 1200 }, colorScheme: 'dark' });
-    try {
-      await p.goto(`${explorer.url}?api=central#/Images/images_list`);
-      const tab = p.locator('.opblock[id$="-images_list"] .svc-code-sample-tab:not(.active)').first();
-      await tab.waitFor();
-      const colors = await tab.evaluate((el) => {
-        const style = getComputedStyle(el);
-        return { background: style.backgroundColor, color: style.color, text: el.innerText };
-      });
-      expect(colors.text).toBe('@svc/client');
-      expect(colors.background).not.toBe('rgb(255, 255, 255)');
-      expect(colors.color).not.toBe(colors.background);
+      // Another API's page, whole: a file chooser, its "Start here".
+      await p.goto(`${explorer.url}?api=element#/${encodeURIComponent('Image upload (v0.8)')}/images_upload_v0_8`);
+      await p.locator('.opblock[id$="-images_upload_v0_8"] .svc-code-samples').waitFor();
+      await p.locator('.svc-start').waitFor();
+      await violationsInBothModes(p, 'images_upload_v0_8');
     } finally {
       await p.close();
     }
