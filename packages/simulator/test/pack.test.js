@@ -4,7 +4,7 @@
 // task awaited, then SIGTERM.
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -29,8 +29,23 @@ async function pack(dir, dest) {
   return { tarball: join(dest, info.filename), files: info.files.map((f) => f.path) };
 }
 
+/**
+ * A copy of this package to pack: prepack writes `bundles/` into the folder it packs and postpack
+ * removes it, and a checkout with `bundles/` serves those instead of `dist/` (src/bundles.js), so
+ * packing the checkout itself broke the other suites' simulators for that moment. The copy sits in
+ * the repository's node_modules, where its scripts find @svc/args and @svc/oas.
+ */
+function packageCopy() {
+  const parent = join(repo, 'node_modules', '.cache');
+  mkdirSync(parent, { recursive: true });
+  const copy = mkdtempSync(join(parent, 'svc-sim-pack-'));
+  cpSync(pkgDir, copy, { recursive: true, filter: (src) => !relative(pkgDir, src).startsWith('node_modules') });
+  return copy;
+}
+
 describe('npm pack of @svc/simulator, installed outside the repository', () => {
   let work;
+  let copy;
   let simFiles;
   let child;
   let source;
@@ -38,7 +53,8 @@ describe('npm pack of @svc/simulator, installed outside the repository', () => {
     expect(existsSync(join(repo, 'dist', 'central.json')), 'dist/ is missing: run `npm run build` first').toBe(true);
     work = mkdtempSync(join(tmpdir(), 'svc-sim-pack-'));
     expect(relative(repo, work).startsWith('..'), 'the install folder is outside the repository').toBe(true);
-    const sim = await pack(pkgDir, work);
+    copy = packageCopy();
+    const sim = await pack(copy, work);
     const oas = await pack(join(repo, 'packages', 'oas'), work);
     const args = await pack(join(repo, 'packages', 'args'), work);
     simFiles = sim.files;
@@ -61,6 +77,7 @@ describe('npm pack of @svc/simulator, installed outside the repository', () => {
     }
     source?.close();
     if (work) rmSync(work, { recursive: true, force: true });
+    if (copy) rmSync(copy, { recursive: true, force: true });
   });
 
   it('carries its bundles, license and sources, and no tests or repository files', () => {
@@ -80,8 +97,8 @@ describe('npm pack of @svc/simulator, installed outside the repository', () => {
         (f) => !/^(src\/.+\.js|bundles\/\w+\.json|LICENSE|README\.md|CHANGELOG\.md|package\.json)$/.test(f),
       ),
     ).toEqual([]);
-    expect(existsSync(join(pkgDir, 'bundles')), 'postpack removes the copied bundles').toBe(false);
-    expect(existsSync(join(pkgDir, 'LICENSE')), 'postpack removes the copied license').toBe(false);
+    expect(existsSync(join(copy, 'bundles')), 'postpack removes the copied bundles').toBe(false);
+    expect(existsSync(join(copy, 'LICENSE')), 'postpack removes the copied license').toBe(false);
   });
 
   it('starts from its bin, serves a create from a local URL to SUCCEEDED, and stops on SIGTERM', async () => {
