@@ -1,5 +1,7 @@
 // What `npm run serve` and `npm run dev` share: a free-port fallback and the mocks.
+import { readFileSync } from 'node:fs';
 import { startMock } from '@svc/mock';
+import { serverBasePath } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
 
 /**
@@ -17,6 +19,18 @@ export async function onPortOrFree(start, port) {
     console.warn(`port ${port} is not free (${(error.code ?? error.message).split('\n')[0]}); using a free port`);
     return start(0);
   }
+}
+
+/**
+ * The base path that Prism leaves out of an API's paths, its first server's: `/api/svc/v3` for
+ * central, so the mock answers `/images/list` and 404 to `/api/svc/v3/images/list`.
+ * @param {string} name an API of redocly.yaml
+ * @returns {string} e.g. `/api/svc/v3`; `''` for an unknown API or a bundle without servers
+ * @throws {Error} when the API's bundle cannot be read (not built)
+ */
+export function mockBasePath(name) {
+  const api = apis().find((a) => a.name === name);
+  return api ? serverBasePath(JSON.parse(readFileSync(api.bundleJson, 'utf8')).servers?.[0]?.url) : '';
 }
 
 /**

@@ -67,6 +67,8 @@ const COMMANDS = [
   ['serve', 'serve.mjs', ['--port', '-1']],
   ['serve', 'serve.mjs', ['--port', '']],
   ['serve', 'serve.mjs', ['--mock-port', '70000']],
+  ['serve', 'serve.mjs', ['--ca', '/no-such-folder/ca.pem']],
+  ['serve', 'serve.mjs', ['--ca', 'package.json']],
   ['dev', 'dev.mjs', ['--port', '']],
   ['dev', 'dev.mjs', ['--bogus']],
   ['contract', 'contract.mjs', ['--bogus']],
@@ -146,6 +148,9 @@ describe('commands refuse bad arguments with one line, the usage and exit 2', ()
     expect(lines[0], out).toMatch(new RegExp(`^${name}: (.*(--|"|')|BENCH_)`)); // names the option, argument or variable
     expect(lines[1], out).toMatch(/^Usage: /); // the message is one line; the usage may take more
     expect(out).not.toMatch(/\bat .*\.m?js:\d+/); // no stack trace
+    // a file named on the command line is not echoed (no local paths in output)
+    for (const arg of /** @type {string[]} */ (args).filter((a) => /[/\\]|\.(pem|log|js|json)$/.test(a)))
+      expect(out).not.toContain(arg);
     expect(code).toBe(2);
   });
 });

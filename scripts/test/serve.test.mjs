@@ -40,7 +40,7 @@ const listening = (port) =>
     }).on('error', () => resolve(false));
   });
 
-it('stops the mocks when it gets SIGHUP', async () => {
+it("prints where each mock's paths start, and stops the mocks when it gets SIGHUP", async () => {
   if (!existsSync(join(root, 'packages', 'explorer', 'dist', 'index.html'))) {
     execFileSync(process.execPath, [join(root, 'packages', 'explorer', 'scripts', 'build.mjs')], {
       cwd: root,
@@ -68,6 +68,17 @@ it('stops the mocks when it gets SIGHUP', async () => {
   if (!process.env.SVC_PASSWORD && !process.env.SVC_SIM_PASSWORD)
     expect(output).toMatch(/^export SVC_USER=admin SVC_PASSWORD=[A-Za-z0-9_-]{16}$/m);
   for (const port of ports) expect(await listening(port)).toBe(true);
+  // The mock line says where its paths start, and it is so: /images/list, not /api/svc/v3/images/list.
+  const [, centralMock, basePath] = /^mock\s+central\s+(\S+)\s+\(Prism: paths without (\S+);/m.exec(output) ?? [];
+  expect(basePath, output).toBe('/api/svc/v3');
+  const list = (path) =>
+    fetch(`${centralMock}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${btoa('any:one')}`, 'content-type': 'application/json' },
+      body: '{"kind":"image"}',
+    }).then((res) => res.status);
+  expect(await list('/images/list')).toBe(200);
+  expect(await list(`${basePath}/images/list`)).toBe(404);
 
   child.kill('SIGHUP');
   await exited;

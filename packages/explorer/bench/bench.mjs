@@ -31,7 +31,7 @@ if (values.scalar !== undefined && !existsSync(values.scalar))
   usageExit(
     'explorer bench',
     USAGE,
-    `--scalar must name @scalar/api-reference's dist/browser/standalone.js; "${values.scalar}" does not exist`,
+    "--scalar must name @scalar/api-reference's dist/browser/standalone.js; the file does not exist",
   );
 const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 if (!existsSync(chromiumPath)) {
