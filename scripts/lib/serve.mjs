@@ -1,7 +1,7 @@
 // What `npm run serve` and `npm run dev` share: a free-port fallback and the mocks.
 import { readFileSync } from 'node:fs';
 import { startMock } from '@svc/mock';
-import { serverBasePath } from '@svc/oas';
+import { basePathOf } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
 
 /**
@@ -30,7 +30,7 @@ export async function onPortOrFree(start, port) {
  */
 export function mockBasePath(name) {
   const api = apis().find((a) => a.name === name);
-  return api ? serverBasePath(JSON.parse(readFileSync(api.bundleJson, 'utf8')).servers?.[0]?.url) : '';
+  return api ? basePathOf(JSON.parse(readFileSync(api.bundleJson, 'utf8'))) : '';
 }
 
 /**

@@ -5,7 +5,7 @@
 // an `informational` one that validates names the file and the operation.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deref, serverBasePath } from '@svc/oas';
+import { basePathOf, deref } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
 import { describe, expect, it } from 'vitest';
 import {
@@ -37,7 +37,7 @@ function bundle(api: string) {
   let b = bundles.get(api);
   if (!b) {
     const doc = loadBundle(api);
-    const basePath = serverBasePath(doc.servers?.[0]?.url);
+    const basePath = basePathOf(doc);
     b = { doc, strict: new SchemaValidator(api, doc, true), shape: new SchemaValidator(api, doc, false), basePath };
     bundles.set(api, b);
   }

@@ -1,21 +1,13 @@
 // The servers the served specs offer: the local svc and the Prism mock in front of the spec's own.
-import { serverBasePath } from '@svc/oas';
+import { basePathOf } from '@svc/oas';
+
+export { basePathOf };
 
 /** Description of the mock server entry inserted in front of a spec's servers. */
 export const MOCK_SERVER_DESCRIPTION = 'Prism mock (this machine)';
 
 /** Description of the local svc server entry, the first (default) server when a local svc runs. */
 export const LOCAL_SERVER_DESCRIPTION = 'Local svc (this machine)';
-
-/**
- * The base path of the first server of an OpenAPI document: `https://{host}:{port}/api/svc/v3`
- * -> `/api/svc/v3`; `''` when there is no server or it is at the root.
- * @param {any} document an OpenAPI 3.x document
- * @returns {string} a path starting with `/` without a trailing `/`, or `''`
- */
-export function basePathOf(document) {
-  return serverBasePath(document?.servers?.[0]?.url);
-}
 
 /**
  * A copy of `document` whose first server is the explorer's mock proxy for `api`:

@@ -32,6 +32,15 @@ export function serverBasePath(url) {
 }
 
 /**
+ * The base path of a document's first server, where its paths start: `/api/svc/v3` for central.
+ * @param {any} document an OpenAPI 3.x document
+ * @returns {string} as serverBasePath; `''` when there is no server
+ */
+export function basePathOf(document) {
+  return serverBasePath(document?.servers?.[0]?.url);
+}
+
+/**
  * One operation of a document, as `operations(doc)` lists it.
  * @typedef {object} OperationEntry
  * @property {string} path     the path template as written, relative to the server base path (`/images/{uuid}`)

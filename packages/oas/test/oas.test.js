@@ -2,7 +2,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { root, shownPath } from '../src/apis.js';
-import { deref, explorerLink, operationHash, operations, resolveRef, serverBasePath } from '../src/index.js';
+import {
+  basePathOf,
+  deref,
+  explorerLink,
+  operationHash,
+  operations,
+  resolveRef,
+  serverBasePath,
+} from '../src/index.js';
 
 const doc = {
   servers: [{ url: 'https://{host}:{port}/api/svc/v3' }],
@@ -74,6 +82,15 @@ describe('serverBasePath', () => {
     expect(serverBasePath('api/svc')).toBe('/api/svc');
     expect(serverBasePath('http://h')).toBe('');
     expect(serverBasePath(undefined)).toBe('');
+  });
+});
+
+describe('basePathOf', () => {
+  it("takes the base path of a document's first server", () => {
+    expect(basePathOf(doc)).toBe('/api/svc/v3');
+    expect(basePathOf({ servers: [{ url: '/api/x/' }, { url: '/other' }] })).toBe('/api/x');
+    expect(basePathOf({})).toBe('');
+    expect(basePathOf(undefined)).toBe('');
   });
 });
 
