@@ -1,23 +1,13 @@
 // Walking a bundled OpenAPI document, written once for every tool that reads the bundles.
 // Bundles (dist/<api>.json) hold only local `$ref`s, so that is all `deref` follows.
 
+import { HTTP_METHODS } from './methods.js';
 import { deref, isObject, resolveRef } from './ref.js';
 
+export { HTTP_METHODS } from './methods.js';
 export { IDEMPOTENT_EXTENSION, isReadOnly } from './read-only.js';
 export { deref, isObject, resolveRef } from './ref.js';
-
-/** The HTTP methods a path item may hold, in the order OpenAPI lists them. */
-export const HTTP_METHODS = /** @type {const} */ ([
-  'get',
-  'put',
-  'post',
-  'delete',
-  'options',
-  'head',
-  'patch',
-  'trace',
-]);
-Object.freeze(HTTP_METHODS);
+export { subdocument } from './subdocument.js';
 
 /**
  * The path part of a server URL template: `https://{host}:{port}/api/svc/v3` -> `/api/svc/v3`,

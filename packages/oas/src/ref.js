@@ -15,7 +15,7 @@ export const isObject = (value) => value !== null && typeof value === 'object' &
  * @param {unknown} ref
  * @returns {string[] | null} `null` for a reference that is not local or not a valid pointer
  */
-function pointerToPath(ref) {
+export function pointerToPath(ref) {
   if (typeof ref !== 'string' || !ref.startsWith('#')) return null;
   const fragment = ref.slice(1);
   if (fragment === '') return [];

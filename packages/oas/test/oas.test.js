@@ -10,6 +10,7 @@ import {
   operations,
   resolveRef,
   serverBasePath,
+  subdocument,
 } from '../src/index.js';
 
 const doc = {
@@ -108,6 +109,98 @@ describe('resolveRef', () => {
     });
     expect(resolveRef(doc, { $ref: 'x.yaml#/a' }).problem).toMatch(/only local references/);
     expect(resolveRef(doc, { $ref: '#/components/schemas/loop' }).problem).toMatch(/a cycle/);
+  });
+});
+
+describe('subdocument', () => {
+  const api = {
+    openapi: '3.1.0',
+    info: { title: 't', version: '1' },
+    servers: [{ url: '/api' }],
+    security: [{ basic: [] }],
+    paths: {
+      '/images/{uuid}': {
+        parameters: [{ $ref: '#/components/parameters/uuid' }],
+        get: {
+          operationId: 'images_get',
+          responses: { 200: { $ref: '#/components/responses/image' } },
+        },
+        delete: { operationId: 'images_delete', responses: { 204: { $ref: '#/components/responses/gone' } } },
+      },
+      '/tasks': { get: { operationId: 'tasks_list' } },
+    },
+    components: {
+      parameters: { uuid: { in: 'path', name: 'uuid', required: true, schema: { $ref: '#/components/schemas/Uuid' } } },
+      responses: {
+        image: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Image' } } } },
+        gone: { description: 'gone' },
+      },
+      schemas: {
+        Uuid: { type: 'string' },
+        Image: {
+          properties: {
+            parent: { $ref: '#/components/schemas/Image' },
+            kind: { $ref: '#/components/schemas/Kind~1Name' },
+          },
+          discriminator: { propertyName: 'k', mapping: { disk: '#/components/schemas/Disk', iso: 'Iso' } },
+        },
+        'Kind/Name': { enum: ['a'] },
+        Disk: { type: 'object' },
+        Unused: { type: 'object' },
+      },
+      securitySchemes: { basic: { type: 'http', scheme: 'basic' }, other: { type: 'apiKey' } },
+    },
+  };
+
+  it("keeps one operation, its path item's own members and what it references, transitively", () => {
+    const { paths, components, ...top } = api;
+    expect(subdocument(api, ['paths', '/images/{uuid}', 'get'])).toEqual({
+      ...top,
+      paths: { '/images/{uuid}': { parameters: paths['/images/{uuid}'].parameters, get: paths['/images/{uuid}'].get } },
+      components: {
+        parameters: { uuid: components.parameters.uuid },
+        responses: { image: components.responses.image },
+        schemas: {
+          Uuid: components.schemas.Uuid,
+          Image: components.schemas.Image,
+          'Kind/Name': components.schemas['Kind/Name'],
+          Disk: components.schemas.Disk,
+        },
+      },
+    });
+  });
+
+  it('keeps a whole path item, a component, or a section of components', () => {
+    expect(Object.keys(subdocument(api, ['paths', '/images/{uuid}']).paths['/images/{uuid}'])).toEqual([
+      'parameters',
+      'get',
+      'delete',
+    ]);
+    expect(subdocument(api, ['components', 'schemas', 'Uuid']).components).toEqual({
+      schemas: { Uuid: { type: 'string' } },
+    });
+    expect(subdocument(api, ['components', 'securitySchemes']).components).toEqual({
+      securitySchemes: api.components.securitySchemes,
+    });
+  });
+
+  it('hands back the whole document when it cannot tell what the node needs', () => {
+    const withRef = (/** @type {any} */ schema) => ({
+      ...api,
+      paths: { '/x': { get: { responses: { 200: { content: { 'application/json': { schema } } } } } } },
+    });
+    for (const [document, path] of /** @type {[any, string[]][]} */ ([
+      [api, ['paths', '/nothing', 'get']],
+      [api, ['components', 'schemas', 'Nothing']],
+      [api, ['info']],
+      [api, []],
+      [withRef({ $ref: 'other.yaml#/components/schemas/A' }), ['paths', '/x', 'get']],
+      [withRef({ $ref: '#/paths/~1tasks/get' }), ['paths', '/x', 'get']],
+      [withRef({ $ref: '#/components/schemas/Nothing' }), ['paths', '/x', 'get']],
+      [withRef({ $id: 'https://example.com/a', $ref: '#/components/schemas/Uuid' }), ['paths', '/x', 'get']],
+      [withRef({ $dynamicRef: '#node' }), ['paths', '/x', 'get']],
+    ]))
+      expect(subdocument(document, path), path.join(' ')).toBe(document);
   });
 });
 
