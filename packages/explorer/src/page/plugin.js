@@ -37,8 +37,8 @@ export function ExplorerPlugin(system) {
       opsFilter,
       // Swagger UI resolves what it shows one subtree at a time (an operation, the security
       // schemes), and swagger-client's OpenAPI 3.1 resolver reads the whole document it is handed
-      // each time: about 0.7 s of CPU per operation opened on central. It gets only the part of the
-      // document that the subtree needs, with the same result.
+      // each time. It gets only the part that the subtree needs, with the same result: 125 against
+      // 319 ms per central operation in the bench.
       resolveSubtree: (spec, path, options = {}) => {
         resolveSubtree ??= pageWindow.SwaggerUIBundle.plugins.SwaggerClient({
           configs: {},
