@@ -9,14 +9,14 @@ const OPERATION_KEYS = new Set(HTTP_METHODS);
 const SCOPE_KEYWORDS = ['$id', '$anchor', '$dynamicAnchor', '$dynamicRef', '$recursiveRef', '$recursiveAnchor'];
 
 /**
- * The part of a document that the node at `path` needs: the document's top-level members other
- * than `paths`, `webhooks` and `components`; the node, in place; and the local references it
- * reaches, transitively, as whole `components/<type>/<name>` entries (`discriminator.mapping`
- * targets too). Under a path item (`['paths', '/images', 'get']`) the path item's own members
- * (`parameters`, `servers`, ...) are kept and its other operations left out. Resolving `path` in
- * the result gives what resolving it in `doc` gives, from a fraction of the document: the
- * explorer's Swagger UI resolves one operation at a time, and its OpenAPI 3.1 resolver reads all
- * of the document it is handed.
+ * The part of a document that the node at `path` needs: the document's top-level members other than
+ * `paths`, `webhooks` and `components`; the node, in place; and the local references it reaches,
+ * transitively, as whole `components/<type>/<name>` entries (`discriminator.mapping` and a link's
+ * `operationRef` too). Under a path item (`['paths', '/images', 'get']`) the path item's own
+ * members (`parameters`, `servers`, ...) are kept and its other operations left out. Resolving
+ * `path` in the result gives what resolving it in `doc` gives, from a fraction of the document: the
+ * explorer's Swagger UI resolves one operation at a time, and its OpenAPI 3.1 resolver reads all of
+ * the document it is handed.
  * @param {Record<string, any>} doc an OpenAPI document
  * @param {string[]} path where the node lives: `['paths', '/images', 'get']`,
  *   `['components', 'securitySchemes']`, `['components', 'schemas', 'Image']`
@@ -74,6 +74,8 @@ export function subdocument(doc, path) {
     const node = /** @type {Record<string, any>} */ (value);
     if (SCOPE_KEYWORDS.some((keyword) => keyword in node)) return doc;
     if (typeof node.$ref === 'string' && !follow(node.$ref)) return doc;
+    // a Link Object's operationRef names an operation, which the resolver may look up
+    if (typeof node.operationRef === 'string' && !follow(node.operationRef)) return doc;
     if (isObject(node.discriminator) && isObject(node.discriminator.mapping))
       for (const ref of Object.values(node.discriminator.mapping))
         if (typeof ref === 'string' && ref.startsWith('#') && !follow(ref)) return doc;

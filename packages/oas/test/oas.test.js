@@ -199,6 +199,13 @@ describe('subdocument', () => {
       [withRef({ $ref: '#/components/schemas/Nothing' }), ['paths', '/x', 'get']],
       [withRef({ $id: 'https://example.com/a', $ref: '#/components/schemas/Uuid' }), ['paths', '/x', 'get']],
       [withRef({ $dynamicRef: '#node' }), ['paths', '/x', 'get']],
+      [
+        {
+          ...api,
+          paths: { '/x': { get: { responses: { 200: { links: { a: { operationRef: '#/paths/~1tasks/get' } } } } } } },
+        },
+        ['paths', '/x', 'get'],
+      ],
     ]))
       expect(subdocument(document, path), path.join(' ')).toBe(document);
   });
