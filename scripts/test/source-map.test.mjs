@@ -1,11 +1,12 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { sourceLocation } from '../lib/source-map.mjs';
 
 // A small split document: root -> path item file -> component file.
 const dir = mkdtempSync(join(tmpdir(), 'source-map-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 mkdirSync(join(dir, 'paths'));
 mkdirSync(join(dir, 'components'));
 writeFileSync(
