@@ -14,7 +14,7 @@ import { apis, root, shownPath } from '@svc/oas/apis';
 import { watch } from 'chokidar';
 import { affectedApis, debounceCollect, rebuildApis } from './lib/dev.mjs';
 import { bundleApi, lintApi, redoclyConfig } from './lib/redocly.mjs';
-import { mockBasePath, onPortOrFree, startMocks, stopOnExit } from './lib/serve.mjs';
+import { mockNote, onPortOrFree, startMocks, stopOnExit } from './lib/serve.mjs';
 import { formatFinding, spectralLinter } from './lib/spectral.mjs';
 import { startTypesWorker } from './lib/types-worker.mjs';
 
@@ -103,6 +103,5 @@ watcher = watch(specDir, { ignoreInitial: true, atomic: true }).on('all', (_even
 await new Promise((resolve) => watcher.once('ready', () => resolve(undefined)));
 
 console.log(`\ndev: watching spec/ — explorer with live reload at ${explorer.url}`);
-for (const [name, m] of mocks)
-  console.log(`     mock ${name.padEnd(8)} ${m.url}   (paths without ${mockBasePath(name)})`);
+for (const [name, m] of mocks) console.log(`     mock ${name.padEnd(8)} ${m.url}   (${mockNote(name)})`);
 console.log('     Ctrl-C stops.');

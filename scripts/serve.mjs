@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { commandLine, port, usageExit } from '@svc/args';
 import { root } from '@svc/oas/apis';
-import { credentialsLine, mockBasePath, onPortOrFree, startMocks, stopOnExit } from './lib/serve.mjs';
+import { credentialsLine, mockNote, onPortOrFree, startMocks, stopOnExit } from './lib/serve.mjs';
 
 const USAGE =
   'Usage: npm run serve -- [--port 8080] [--mock-port 4010] [--sim-port 9440] [--ca <PEM file>] [--allow-loopback]   (0: any free port)';
@@ -31,7 +31,7 @@ if (values.ca !== undefined) {
   try {
     ca = readFileSync(values.ca, 'utf8');
   } catch (error) {
-    usageExit('serve', USAGE, `--ca must name a readable PEM file (${error.code ?? error.message})`);
+    usageExit('serve', USAGE, `--ca must name a readable PEM file (${error.code ?? 'unreadable'})`);
   }
   if (!ca.includes('-----BEGIN CERTIFICATE-----')) {
     usageExit('serve', USAGE, '--ca must name a PEM file with at least one certificate; the file has none');
@@ -79,9 +79,7 @@ console.log(
 );
 // Prism serves the paths without the servers' base path: say so, or a production URL gets 404.
 for (const [name, url] of Object.entries(mockUrls))
-  console.log(
-    `mock      ${name.padEnd(8)} ${url}   (Prism: paths without ${mockBasePath(name)}; any user and password)`,
-  );
+  console.log(`mock      ${name.padEnd(8)} ${url}   (${mockNote(name)})`);
 console.log(`explorer           ${explorer.url.replace(/\/?$/, '/')}`);
 console.log('');
 console.log('The code samples of the explorer read the credentials of the local svc from:');

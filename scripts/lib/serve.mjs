@@ -22,15 +22,17 @@ export async function onPortOrFree(start, port) {
 }
 
 /**
- * The base path that Prism leaves out of an API's paths, its first server's: `/api/svc/v3` for
- * central, so the mock answers `/images/list` and 404 to `/api/svc/v3/images/list`.
+ * What `npm start` and `npm run dev` say of an API's mock: Prism serves the paths without the first
+ * server's base path (`/images/list`, and 404 to `/api/svc/v3/images/list`), and takes any basic
+ * credentials.
  * @param {string} name an API of redocly.yaml
- * @returns {string} e.g. `/api/svc/v3`; `''` for an unknown API or a bundle without servers
+ * @returns {string} e.g. `Prism: paths without /api/svc/v3; any user and password`
  * @throws {Error} when the API's bundle cannot be read (not built)
  */
-export function mockBasePath(name) {
+export function mockNote(name) {
   const api = apis().find((a) => a.name === name);
-  return api ? basePathOf(JSON.parse(readFileSync(api.bundleJson, 'utf8'))) : '';
+  const basePath = api ? basePathOf(JSON.parse(readFileSync(api.bundleJson, 'utf8'))) : '';
+  return `Prism: ${basePath ? `paths without ${basePath}` : 'paths as written'}; any user and password`;
 }
 
 /**

@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { commandLine, integer, usageExit } from '@svc/args';
-import { HTTP_METHODS } from '@svc/oas';
+import { operations } from '@svc/oas';
 import { apis, shownPath } from '@svc/oas/apis';
 import { chromium } from 'playwright-core';
 import { build } from '../scripts/build.mjs';
@@ -149,32 +149,33 @@ async function measure(browser, { url, selector }, { weigh = false } = {}) {
 }
 
 /**
- * Milliseconds the page's Swagger UI takes to resolve each operation of its document, one after
- * another, as when a user opens them (`ui.fn.resolveSubtree`, what Swagger UI calls).
+ * Milliseconds the page's Swagger UI takes to resolve each operation of the central bundle, one
+ * after another, as when a user opens them (`ui.fn.resolveSubtree`, what Swagger UI calls).
  * @returns {Promise<number[]>}
  */
 async function resolveTimes(browser, { url, selector }) {
+  const subtrees = operations(JSON.parse(readFileSync(central.bundleJson, 'utf8'))).map((o) => [
+    'paths',
+    o.path,
+    o.method,
+  ]);
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
     await page.goto(url);
     await page.locator(selector).first().waitFor({ timeout: 60_000 });
-    return await page.evaluate(
-      async (methods) => {
-        const ui = /** @type {any} */ (window).ui;
-        const spec = ui.specSelectors.specJS();
-        const times = [];
-        for (const [path, item] of Object.entries(spec.paths))
-          for (const method of Object.keys(item).filter((m) => methods.includes(m))) {
-            const start = performance.now();
-            const { errors } = await ui.fn.resolveSubtree(spec, ['paths', path, method], { baseDoc: location.href });
-            if (errors.length) throw new Error(`${method} ${path}: ${errors[0].message}`);
-            times.push(performance.now() - start);
-          }
-        return times;
-      },
-      /** @type {string[]} */ ([...HTTP_METHODS]),
-    );
+    return await page.evaluate(async (paths) => {
+      const ui = /** @type {any} */ (window).ui;
+      const spec = ui.specSelectors.specJS();
+      const times = [];
+      for (const path of paths) {
+        const start = performance.now();
+        const { errors } = await ui.fn.resolveSubtree(spec, path, { baseDoc: location.href });
+        if (errors.length) throw new Error(`${path.join(' ')}: ${errors[0].message}`);
+        times.push(performance.now() - start);
+      }
+      return times;
+    }, subtrees);
   } finally {
     await context.close();
   }

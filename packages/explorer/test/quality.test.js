@@ -1,7 +1,7 @@
 // The page's quality in Chromium, against the Prism mocks: the svc brand, no moderate or worse
-// axe-core violation in light and dark mode, readable dark code-sample tabs (on the same load), focus rings, arrow
-// keys in the code-sample tabs (the phone layout is navigation.test.js's). Apart from
-// browser.test.js so that the two files run side by side.
+// axe-core violation in light and dark mode, readable dark code-sample tabs (on the same load),
+// focus rings, arrow keys in the code-sample tabs (the phone layout is navigation.test.js's).
+// Apart from browser.test.js so that the two files run side by side.
 
 import { createRequire } from 'node:module';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
