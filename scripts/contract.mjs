@@ -6,7 +6,7 @@
 // Exit 0: every response conforms; 1: violations; 2: usage or start-up error.
 import { existsSync, readFileSync } from 'node:fs';
 import { integer, parseCommandLine } from '@svc/args';
-import { startProxy } from '@svc/mock';
+import { startPrism } from '@svc/mock';
 import { serverBasePath } from '@svc/oas';
 import { apis, shownPath } from '@svc/oas/apis';
 import { formatReport, runReadOnly } from './lib/contract-live.mjs';
@@ -93,9 +93,10 @@ async function main() {
     console.log(`contract: ${api.name}: prism proxy --errors in front of ${upstream} (user ${opts.user})`);
     targets.push({ api, doc, upstream });
   }
-  // The proxies start side by side (a Prism start is mostly one core's work); the calls go API by API.
+  // The proxies start side by side, in one Prism process; the calls go API by API.
+  const prism = startPrism({ insecure: opts.insecure });
   const proxies = await Promise.allSettled(
-    targets.map(({ api, upstream }) => startProxy({ document: api.bundleJson, upstream, insecure: opts.insecure })),
+    targets.map(({ api, upstream }) => prism.proxy({ document: api.bundleJson, upstream })),
   );
   let violations = 0;
   let unanswered = 0;
@@ -121,7 +122,7 @@ async function main() {
         console.log(`contract: ${api.name}: every call got 401: check --user and the password variable`);
     }
   } finally {
-    await Promise.all(proxies.map((p) => (p.status === 'fulfilled' ? p.value.close() : undefined)));
+    await prism.close();
   }
   console.log(
     `contract: ${violations} violation(s)${unanswered ? `, ${unanswered} call(s) not checked (no answer from the target)` : ''}`,

@@ -1,7 +1,7 @@
 // `npm run dev` for spec authors: watches spec/ and, on save, rebuilds only the APIs the saved
 // files belong to (all of them for spec/common), in-process and as early as each step can
 // (scripts/lib/dev.mjs rebuildApis): bundle, then the explorer rebuilt and the page reloaded while
-// the client types, Spectral, Redocly's lint and the mock's restart run beside it; findings are
+// the client types, Spectral, Redocly's lint and the mock's reload run beside it; findings are
 // printed when they arrive.
 //   npm run dev -- [--port 8080]
 // The explorer runs with its live-reload option: the page listens to server-sent events.
@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { commandLine, port as portCheck } from '@svc/args';
 import { startExplorer } from '@svc/explorer';
-import { startMock } from '@svc/mock';
 import { apis, root, shownPath } from '@svc/oas/apis';
 import { watch } from 'chokidar';
 import { affectedApis, debounceCollect, rebuildApis } from './lib/dev.mjs';
@@ -52,19 +51,16 @@ const steps = {
   // A thread: the changed APIs' types are generated on the other core while this one rebuilds
   // the page, with the generator loaded once.
   types: (names) => types.generate(names),
-  // Prism reads its document once: restart the API's mock on the same port.
-  async mock(api) {
-    const old = mocks.get(api.name);
-    await old.close();
-    mocks.set(api.name, await startMock({ document: api.bundle, port: old.port }));
-  },
+  // Prism reads its document once per start: a reload starts the API's mock anew on the same port,
+  // in the running Prism process.
+  mock: (api) => mocks.get(api.name).reload(),
 };
 
 console.log('dev: first build of every API');
 // The servers start once the explorer is built; the types and the linters go on meanwhile.
 let explorerBuilt;
 const built = new Promise((resolve) => (explorerBuilt = resolve));
-// (no mock to restart: startMocks below starts them on the new bundles)
+// (no mock to reload: startMocks below starts them on the new bundles)
 const first = rebuildApis(all, { ...steps, mock: async () => {} }, console.log).then((r) => {
   if (!r.reloaded) console.log('dev: the first build failed; fix the file and save, the watcher is on');
   explorerBuilt(false);

@@ -1,6 +1,6 @@
 // Contract mode: the read-only operations of a bundle, called through a `prism proxy --errors` that
 // sits in front of a real server, with every response that breaks the spec reported by operation
-// and field. scripts/contract.mjs starts the proxies (startProxy of @svc/mock); this module builds the calls and reads
+// and field. scripts/contract.mjs starts the proxies (startPrism of @svc/mock); this module builds the calls and reads
 // Prism's verdicts.
 import { deref, exampleOf, isReadOnly, mediaKind, operations, requestBodyOf } from '@svc/oas';
 

@@ -55,13 +55,13 @@ export function debounceCollect(fn, waitMs) {
  * @property {(names: string[]) => void} reload       tells the open pages to reload
  * @property {(api: any) => Promise<string[]>} spectral  Spectral's findings on the bundle, one text each
  * @property {(names: string[]) => Promise<void>} types  regenerates the client's types of these APIs
- * @property {(api: any) => Promise<void>} mock       restarts the API's mock on the new bundle
+ * @property {(api: any) => Promise<void>} mock       reloads the API's mock from the new bundle
  */
 
 /**
  * Rebuilds `apiList` for `npm run dev`, as early as each step can: the bundles first; as soon as
  * they exist, the explorer is rebuilt and the page reloaded while the client types are generated
- * beside it (a thread, scripts/lib/types-worker.mjs); then the mocks restart, Redocly's lint and Spectral run. Findings are logged when
+ * beside it (a thread, scripts/lib/types-worker.mjs); then the mocks reload, Redocly's lint and Spectral run. Findings are logged when
  * they arrive and do not hold the reload back; a bundle that fails stops the rebuild (no reload).
  * @param {{ name: string }[]} apiList the APIs whose files changed
  * @param {RebuildSteps} steps
@@ -115,7 +115,7 @@ export async function rebuildApis(apiList, steps, log, since = performance.now()
   const names = apiList.map((a) => a.name);
   let reloaded = false;
   // The types first (a thread: the other core), then the page; the linters share this
-  // process's thread and Prism's start takes a core, so they follow the reload.
+  // process's thread and Prism's reload takes a core, so they follow the reload.
   const types = timed('generate client types', () => steps.types(names));
   const [built] = await timed('build explorer', steps.explorer);
   if (built) {
@@ -125,7 +125,7 @@ export async function rebuildApis(apiList, steps, log, since = performance.now()
   }
   await Promise.all([
     types,
-    ...apiList.map((api) => timed(`restart mock ${api.name}`, () => steps.mock(api))),
+    ...apiList.map((api) => timed(`reload mock ${api.name}`, () => steps.mock(api))),
     lint(),
     ...apiList.map((api) => linted(`spectral ${api.name}`, () => steps.spectral(api))),
   ]);

@@ -1,6 +1,6 @@
 // What `npm run serve` and `npm run dev` share: a free-port fallback and the mocks.
 import { readFileSync } from 'node:fs';
-import { startMock } from '@svc/mock';
+import { startPrism } from '@svc/mock';
 import { basePathOf } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
 
@@ -36,7 +36,7 @@ export function mockNote(name) {
 }
 
 /**
- * Starts a Prism mock of every bundled API, side by side (each start is mostly one core's work),
+ * Starts a Prism mock of every bundled API in one Prism process (Prism loaded once), side by side,
  * on consecutive ports from `firstPort` (free ports for 0, or where one is taken).
  * @param {number} firstPort
  * @param {Map<string, import('@svc/mock').RunningMock>} [mocks] filled as each mock starts (so that
@@ -46,10 +46,11 @@ export function mockNote(name) {
  */
 export async function startMocks(firstPort, mocks = new Map()) {
   const list = apis();
+  const prism = startPrism();
   const started = await Promise.allSettled(
     list.map(async (api, n) => {
       const port = firstPort === 0 ? 0 : firstPort + n;
-      const mock = await onPortOrFree((p) => startMock({ document: api.bundle, port: p || undefined }), port);
+      const mock = await onPortOrFree((p) => prism.mock({ document: api.bundle, port: p || undefined }), port);
       mocks.set(api.name, mock);
       return mock;
     }),
@@ -67,8 +68,8 @@ export async function startMocks(firstPort, mocks = new Map()) {
  * Stops what `running()` lists (mocks, explorer, watcher: anything with `close()`) however this
  * process ends, so that child processes (Prism) never outlive it: Ctrl-C, SIGTERM and SIGHUP (a
  * closed terminal) close them and exit; on any other exit, an uncaught error included, the
- * synchronous part of each `close()` still runs (a mock's sends SIGTERM to its Prism process).
- * SIGKILL cannot be caught: then each Prism process ends by itself (see @svc/mock).
+ * synchronous part of each `close()` still runs. The Prism process ends with this one, however it
+ * ends, SIGKILL included (see @svc/mock).
  * @param {() => Array<{ close: () => unknown }>} running  called when stopping, so it may change meanwhile
  */
 export function stopOnExit(running) {

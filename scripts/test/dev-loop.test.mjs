@@ -1,7 +1,7 @@
 // End to end: `node scripts/dev.mjs` on a copy of the repository, saving spec files the way
 // editors do (a new file renamed over the old one), and checking what the author sees: a reload
 // after a good save, a reload and the findings after a save that lints badly, none after one that
-// does not bundle, and the rebuilt spec served to the explorer.
+// does not bundle, and the rebuilt spec served to the explorer and by the mock.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,8 +85,14 @@ describe('npm run dev', () => {
     async () => {
       const original = readFileSync(objectsRoot, 'utf8');
       expect(original).toMatch(/^ {2}title: .+$/m);
+      const security = /^security:\n {2}- basicAuth: \[\]$/m;
+      expect(original).toMatch(security);
+      const mock = /** @type {RegExpExecArray} */ (/mock objects +(http:\S+)/.exec(output))[1];
+      const groups = () => fetch(`${mock}/groups`, { method: 'POST', body: '{}' }).then((r) => r.status);
+      expect(await groups()).toBe(401);
 
-      save(objectsRoot, original.replace(/^( {2}title: .+)$/m, '$1 (edited)'));
+      // A new title, and no credentials asked for: the mock must answer from the saved spec.
+      save(objectsRoot, original.replace(/^( {2}title: .+)$/m, '$1 (edited)').replace(security, 'security: []'));
       await until(() => events, /event: reload\ndata: "objects"/, HANG);
       expect(output).toMatch(/spec\/objects\/openapi\.yaml changed -> objects/);
       const served = await (await get('specs/objects.json')).json();
@@ -94,6 +100,8 @@ describe('npm run dev', () => {
 
       // The page reloads before the rebuild ends (types, linters, the mock): wait for its end.
       await until(() => output, /dev: rebuilt objects/, HANG);
+      expect(output).toMatch(/ok {3}reload mock objects/);
+      expect(await groups()).not.toBe(401);
 
       // The same file again, with a lint finding: the page reloads, the finding is printed.
       let seen = events.length;

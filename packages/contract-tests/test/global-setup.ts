@@ -1,6 +1,7 @@
-// Starts one Prism mock per bundled API on a free 127.0.0.1 port, shared by every test file.
+// Starts one Prism mock per bundled API (one Prism process) on a free 127.0.0.1 port, shared by
+// every test file.
 
-import { startMock } from '@svc/mock';
+import { startPrism } from '@svc/mock';
 import { apis } from '@svc/oas/apis';
 import type { TestProject } from 'vitest/node';
 
@@ -12,11 +13,15 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const running = await Promise.all(
-    apis().map(async (api) => [api.name, await startMock({ document: api.bundle })] as const),
-  );
-  project.provide('mocks', Object.fromEntries(running.map(([name, mock]) => [name, mock.url])));
-  return async () => {
-    await Promise.all(running.map(([, mock]) => mock.close()));
-  };
+  const prism = startPrism();
+  try {
+    const running = await Promise.all(
+      apis().map(async (api) => [api.name, await prism.mock({ document: api.bundle })] as const),
+    );
+    project.provide('mocks', Object.fromEntries(running.map(([name, mock]) => [name, mock.url])));
+  } catch (error) {
+    await prism.close();
+    throw error;
+  }
+  return () => prism.close();
 }

@@ -1,6 +1,9 @@
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { onFreePort, startMock, startProxy } from '../src/index.js';
+import { onFreePort, startMock, startPrism, startProxy } from '../src/index.js';
 
 // Each test waits on Prism's own signals (listening, exit); this only ends a hang. Prism's start
 // took over 90 s under a load average of 40 on 2 cores.
@@ -32,7 +35,7 @@ describe('startMock', () => {
 
   it('names the missing document', async () => {
     await expect(startMock({ document: '/nonexistent/api.yaml' })).rejects.toThrow(
-      /"\/nonexistent\/api.yaml" does not exist/,
+      /prism mock: document "\/nonexistent\/api.yaml" does not exist/,
     );
   });
 
@@ -83,9 +86,54 @@ describe('startMock', () => {
       await new Promise((resolve) => holder.listen(0, '127.0.0.1', () => resolve(undefined)));
       const { port } = /** @type {import('node:net').AddressInfo} */ (holder.address());
       try {
-        await expect(startMock({ document: bundle, port })).rejects.toThrow(/Prism exited.*EADDRINUSE/s);
+        await expect(startMock({ document: bundle, port })).rejects.toThrow(
+          new RegExp(`Prism did not listen on port ${port}: .*EADDRINUSE`),
+        );
       } finally {
         holder.close();
+      }
+    },
+    HANG,
+  );
+});
+
+describe('startPrism', () => {
+  it(
+    'runs several mocks in one process: each closes alone, and reload reads its document again',
+    async () => {
+      const work = mkdtempSync(join(tmpdir(), 'svc-mock-'));
+      const objects = join(work, 'objects.yaml');
+      const original = readFileSync(fileURLToPath(new URL('../../../dist/objects.yaml', import.meta.url)), 'utf8');
+      writeFileSync(objects, original);
+      const prism = startPrism();
+      try {
+        const [central, store] = await Promise.all([
+          prism.mock({ document: bundle }),
+          prism.mock({ document: objects }),
+        ]);
+        const groups = () => fetch(`${store.url}/groups`, { method: 'POST', body: '{}' }).then((r) => r.status);
+        expect(await groups()).toBe(401);
+
+        // The document now asks for no credentials; Prism reads it again only on reload.
+        expect(original).toMatch(/^security:\n {2}- basicAuth: \[\]$/m);
+        writeFileSync(`${objects}.tmp`, original.replace(/^security:\n {2}- basicAuth: \[\]$/m, 'security: []'));
+        renameSync(`${objects}.tmp`, objects);
+        expect(await groups()).toBe(401);
+        await store.reload();
+        expect(await groups()).not.toBe(401);
+
+        await store.close();
+        await expect(groups()).rejects.toThrow();
+        const task = await fetch(`${central.url}/tasks/7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60`, { headers: auth });
+        expect(task.status).toBe(200);
+        await prism.close();
+        await expect(
+          fetch(`${central.url}/tasks/7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60`, { headers: auth }),
+        ).rejects.toThrow();
+        await expect(prism.mock({ document: bundle })).rejects.toThrow(/Prism exited/);
+      } finally {
+        await prism.close();
+        rmSync(work, { recursive: true, force: true });
       }
     },
     HANG,
@@ -121,7 +169,7 @@ describe('startProxy', () => {
 
   it('names the missing document', async () => {
     await expect(startProxy({ document: '/nonexistent/api.yaml', upstream: 'http://127.0.0.1:1' })).rejects.toThrow(
-      /startProxy: document "\/nonexistent\/api.yaml" does not exist/,
+      /prism proxy: document "\/nonexistent\/api.yaml" does not exist/,
     );
   });
 });

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startMock } from '@svc/mock';
+import { startPrism } from '@svc/mock';
 import { apis } from '@svc/oas/apis';
 import { startSimulator } from '@svc/simulator';
 import { expect, inject } from 'vitest';
@@ -41,27 +41,25 @@ export async function startLocalSvc({ name, password, seed }) {
 }
 
 /**
- * Starts a Prism mock of each API and the explorer built by global-setup.js in front of them, on
- * free loopback ports.
+ * Starts a Prism mock of each API (one Prism process) and the explorer built by global-setup.js in
+ * front of them, on free loopback ports.
  * @param {{ allowLoopback?: boolean }} [options] passed to startExplorer: true where a test plays
  *   a real endpoint on this machine
  * @returns {Promise<{ explorer: Awaited<ReturnType<typeof startExplorer>>, close: () => Promise<void> }>}
  *   `close` stops the explorer and the mocks
  */
 export async function startMockedExplorer({ allowLoopback = false } = {}) {
-  const mocks = [];
+  const prism = startPrism();
   let explorer;
   const close = async () => {
     await explorer?.close();
-    await Promise.all(mocks.map((m) => m.close()));
+    await prism.close();
   };
   try {
     const urls = {};
     await Promise.all(
       apis().map(async (api) => {
-        const mock = await startMock({ document: api.bundle });
-        mocks.push(mock);
-        urls[api.name] = mock.url;
+        urls[api.name] = (await prism.mock({ document: api.bundle })).url;
       }),
     );
     explorer = await startExplorer({ dir: inject('explorerDist'), mocks: urls, allowLoopback });
