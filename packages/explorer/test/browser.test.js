@@ -206,12 +206,19 @@ describe('API explorer in Chromium', () => {
 
   for (const c of CASES) {
     it(`${c.api}: opens ${c.operationId} by deep link, executes it against the mock, shows status, body, curl and samples`, async () => {
+      const logged = [];
+      const onConsole = (/** @type {import('playwright-core').ConsoleMessage} */ m) => {
+        if (m.type() === 'error') logged.push(m.text());
+      };
+      page.on('console', onConsole);
       await page.goto(`${explorer.url}?api=${c.api}#/${encodeURIComponent(c.tag)}/${c.operationId}`);
       await expect.poll(() => page.locator('.information-container .title').innerText()).toContain(c.title);
       const op = opLocator(c.operationId);
-      // The deep link opened the operation.
+      // The deep link opened the operation, and nothing was logged as an error on the way.
       await op.locator('.opblock-body').waitFor();
       expect(await op.getAttribute('class')).toContain('is-open');
+      page.off('console', onConsole);
+      expect(logged).toEqual([]);
       // Authorized from this session's storage, no dialog needed after the reload.
       await expect
         .poll(() => page.locator('.scheme-container button.authorize').getAttribute('class'))

@@ -49,6 +49,25 @@ export function ExplorerPlugin(system) {
     },
     components: { Logo, SvcLayout, FilterContainer: () => null },
     statePlugins: {
+      layout: {
+        actions: {
+          // Swagger UI 5's own, less its fallback that reads `_` as a space: it logged a deprecation
+          // error on every deep link here (each operationId holds a `_`) and showed a key that is
+          // no operation's.
+          parseDeepLinkHash:
+            (rawHash) =>
+            ({ layoutActions, layoutSelectors, getConfigs }) => {
+              if (!getConfigs().deepLinking || !rawHash) return;
+              const hash = rawHash.slice(1).replace(/^!/, '').replace(/^\//, '');
+              const key = layoutSelectors.isShownKeyFromUrlHashArray(hash.split('/'));
+              if (key[0] === 'operations')
+                layoutActions.show(layoutSelectors.isShownKeyFromUrlHashArray([key[1]]), true);
+              layoutActions.show(key, true);
+              layoutActions.scrollTo(key);
+              layoutActions.scrollToVirtualizedOperation(key);
+            },
+        },
+      },
       auth: {
         wrapActions: {
           authorize: (ori) => (payload) => {
