@@ -6,6 +6,29 @@
 //
 // Parent -> here: { rid, op: 'start', sid, options } | { rid, op: 'reload' | 'close', sid }
 // Here -> parent: { rid } when done, { rid, error: message } when it failed.
+const http = require('node:http');
+
+// Prism 5.14 dies of a request whose path holds malformed percent-encoding (`/images/%E0%A4%A`:
+// a URIError in its path matching, an unhandled rejection), and every mock of this process with
+// it. Such a request gets a 400 here, before Prism sees it; Prism's server comes from
+// `http.createServer` (through micri), looked up when each server starts.
+const createServer = http.createServer;
+http.createServer = (/** @type {any[]} */ ...args) => {
+  const listener = typeof args.at(-1) === 'function' ? args.pop() : undefined;
+  return createServer(...args, (req, res) => {
+    try {
+      decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname);
+    } catch {
+      res.writeHead(400, { 'content-type': 'application/problem+json' });
+      res.end(JSON.stringify({ title: 'Bad Request', status: 400, detail: 'The path holds malformed percent-encoding.' }));
+      return;
+    }
+    listener?.(req, res);
+  });
+};
+// Any other failure of one request must not end the others' mocks: it is logged instead.
+process.on('unhandledRejection', (reason) => console.error('prism-process: a request failed:', reason));
+
 const { createSingleProcessPrism } = require('@stoplight/prism-cli/dist/util/createServer');
 
 /** @type {Map<number, { options: any, server: any }>} */

@@ -122,6 +122,12 @@ describe('startPrism', () => {
         await store.reload();
         expect(await groups()).not.toBe(401);
 
+        // A path Prism itself dies of gets a 400, and the other mocks of the process live on.
+        const malformed = await fetch(`${central.url}/images/%E0%A4%A`, { headers: auth });
+        expect(malformed.status).toBe(400);
+        expect((await malformed.json()).detail).toMatch(/malformed percent-encoding/);
+        expect(await groups()).not.toBe(401);
+
         await store.close();
         await expect(groups()).rejects.toThrow();
         const task = await fetch(`${central.url}/tasks/7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60`, { headers: auth });
