@@ -171,18 +171,6 @@ export function startMock(options) {
 }
 
 /**
- * Starts `prism proxy --errors` on a bundled OpenAPI document, in a Prism process of its own, in
- * front of a real server: requests and responses are forwarded and validated, and a response that
- * breaks the spec comes back as a 500 with Prism's `sl-violations` (contract mode, `npm run contract`).
- * @param {ProxyOptions & { insecure?: boolean }} options `insecure` as for startPrism
- * @returns {Promise<RunningMock>} whose `close()` also ends the process
- * @throws {Error} when the document does not exist or Prism cannot listen
- */
-export function startProxy({ insecure, ...options }) {
-  return alone(startPrism({ insecure }), (prism) => prism.proxy(options));
-}
-
-/**
  * One server on a process of its own: closing the server ends the process.
  * @param {PrismProcess} prism
  * @param {(prism: PrismProcess) => Promise<RunningMock>} start

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { onFreePort, startMock, startPrism, startProxy } from '../src/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onFreePort, startMock, startPrism } from '../src/index.js';
 
 // Each test waits on Prism's own signals (listening, exit); this only ends a hang. Prism's start
 // took over 90 s under a load average of 40 on 2 cores.
@@ -76,25 +76,6 @@ describe('startMock', () => {
     },
     HANG,
   );
-
-  it(
-    'reports a port that is taken',
-    async () => {
-      // A plain listener holds the port: one Prism start fewer than taking it with a mock.
-      const { createServer } = await import('node:net');
-      const holder = createServer();
-      await new Promise((resolve) => holder.listen(0, '127.0.0.1', () => resolve(undefined)));
-      const { port } = /** @type {import('node:net').AddressInfo} */ (holder.address());
-      try {
-        await expect(startMock({ document: bundle, port })).rejects.toThrow(
-          new RegExp(`Prism did not listen on port ${port}: .*EADDRINUSE`),
-        );
-      } finally {
-        holder.close();
-      }
-    },
-    HANG,
-  );
 });
 
 describe('startPrism', () => {
@@ -146,9 +127,38 @@ describe('startPrism', () => {
   );
 });
 
-describe('startProxy', () => {
+describe('a Prism process with several servers', () => {
+  /** @type {import('../src/index.js').PrismProcess} */
+  let prism;
+  beforeAll(() => {
+    prism = startPrism();
+  });
+  afterAll(() => prism?.close());
+
   it(
-    'forwards to the upstream and turns an answer that breaks the spec into a violation',
+    'reports a port that is taken, and goes on serving',
+    async () => {
+      // A plain listener holds the port: one Prism start fewer than taking it with a mock.
+      const { createServer } = await import('node:net');
+      const holder = createServer();
+      await new Promise((resolve) => holder.listen(0, '127.0.0.1', () => resolve(undefined)));
+      const { port } = /** @type {import('node:net').AddressInfo} */ (holder.address());
+      try {
+        await expect(prism.mock({ document: bundle, port })).rejects.toThrow(
+          new RegExp(`prism mock: Prism did not listen on port ${port}: .*EADDRINUSE`),
+        );
+      } finally {
+        holder.close();
+      }
+      const mock = await prism.mock({ document: bundle });
+      const res = await fetch(`${mock.url}/tasks/7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60`, { headers: auth });
+      expect(res.status).toBe(200);
+    },
+    HANG,
+  );
+
+  it(
+    'proxies to the upstream and turns an answer that breaks the spec into a violation',
     async () => {
       const { createServer } = await import('node:http');
       // The upstream answers GET /tasks/{uuid} with a status the task schema does not allow.
@@ -157,7 +167,7 @@ describe('startProxy', () => {
         res.end(JSON.stringify({ uuid: '7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60', status: 'DONE' }));
       });
       await new Promise((resolve) => upstream.listen(0, '127.0.0.1', () => resolve(undefined)));
-      const proxy = await startProxy({
+      const proxy = await prism.proxy({
         document: bundle,
         upstream: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (upstream.address()).port}/api/svc/v3`,
       });
@@ -174,7 +184,7 @@ describe('startProxy', () => {
   );
 
   it('names the missing document', async () => {
-    await expect(startProxy({ document: '/nonexistent/api.yaml', upstream: 'http://127.0.0.1:1' })).rejects.toThrow(
+    await expect(prism.proxy({ document: '/nonexistent/api.yaml', upstream: 'http://127.0.0.1:1' })).rejects.toThrow(
       /prism proxy: document "\/nonexistent\/api.yaml" does not exist/,
     );
   });
