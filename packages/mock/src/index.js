@@ -27,7 +27,8 @@ export function freePort() {
  * @property {number} port  the TCP port it listens on
  * @property {() => Promise<void>} close   stops it (and its Prism process, when it has its own)
  * @property {() => Promise<void>} reload  reads the document again and listens anew on the same port
- *   (Prism reads it once per start); connections are refused meanwhile
+ *   (Prism reads it once per start); connections are refused meanwhile. Rejects when Prism cannot
+ *   read the document: the mock then stays down until a reload succeeds
  * @property {string} log  what its Prism process printed so far (stdout and stderr), for a failure message
  */
 

@@ -54,13 +54,14 @@ const ops = {
   async reload({ sid }) {
     const entry = servers.get(sid);
     if (!entry) throw new Error(`no server ${sid}`);
-    await entry.server.close();
+    // (a server whose last reload failed is closed already)
+    await entry.server.close().catch(() => {});
     entry.server = await start(entry.options);
   },
   async close({ sid }) {
     const entry = servers.get(sid);
     servers.delete(sid);
-    await entry?.server.close();
+    await entry?.server.close().catch(() => {});
   },
 };
 

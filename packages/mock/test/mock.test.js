@@ -103,6 +103,14 @@ describe('startPrism', () => {
         await store.reload();
         expect(await groups()).not.toBe(401);
 
+        // A document Prism cannot read fails the reload; the next good one serves again.
+        const good = readFileSync(objects, 'utf8');
+        writeFileSync(objects, 'openapi: [3.1');
+        await expect(store.reload()).rejects.toThrow();
+        writeFileSync(objects, good);
+        await store.reload();
+        expect(await groups()).not.toBe(401);
+
         // A path Prism itself dies of gets a 400, and the other mocks of the process live on.
         const malformed = await fetch(`${central.url}/images/%E0%A4%A`, { headers: auth });
         expect(malformed.status).toBe(400);
