@@ -167,19 +167,11 @@ export function startPrism({ insecure = false } = {}) {
  * @throws {Error} when the document does not exist or Prism cannot listen (the message names the port
  *   and Prism's error, e.g. EADDRINUSE)
  */
-export function startMock(options) {
-  return alone(startPrism(), (prism) => prism.mock(options));
-}
-
-/**
- * One server on a process of its own: closing the server ends the process.
- * @param {PrismProcess} prism
- * @param {(prism: PrismProcess) => Promise<RunningMock>} start
- * @returns {Promise<RunningMock>}
- */
-async function alone(prism, start) {
+export async function startMock(options) {
+  const prism = startPrism();
   try {
-    const running = await start(prism);
+    const running = await prism.mock(options);
+    // its own process: closing the mock ends it
     running.close = () => prism.close();
     return running;
   } catch (error) {
