@@ -4,7 +4,7 @@ import { READY_MS } from './test/support/ready.js';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.js'],
-    // One build of the page and one Chromium for all the test files.
+    // One build of the page for all the test files.
     globalSetup: ['test/support/global-setup.js'],
     environment: 'node',
     // The browser test files mostly wait on Chromium and the servers: one per core, not vitest's

@@ -8,7 +8,7 @@ import { createServer } from 'node:https';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { sharedBrowser } from './support/browser.js';
+import { openBrowser } from './support/browser.js';
 import { loopbackCertificate } from './support/certificate.js';
 import { authorize as authorizeAs, guardedPage, startMockedExplorer } from './support/page.js';
 import { runSample } from './support/run-sample.js';
@@ -59,7 +59,7 @@ async function startRealHost() {
 }
 
 beforeAll(async () => {
-  browser = await sharedBrowser();
+  browser = await openBrowser();
   // The page built from the current sources once for all the test files (test/support/global-setup.js).
   dir = inject('explorerDist');
   // allowLoopback: the "real endpoint" of these tests runs on this machine.
@@ -68,7 +68,7 @@ beforeAll(async () => {
   realHost = await startRealHost();
   // Fail on any request that would leave this machine (CDN, validator badge...) or that the
   // page sends straight to the "real" endpoint instead of through the explorer's /forward/.
-  page = await guardedPage(browser, pageErrors, {
+  page = await guardedPage(browser.context, pageErrors, {
     viewport: { width: 1280, height: 1600 },
     blocked: (url) => url.port === String(realHost.port),
   });
@@ -192,15 +192,14 @@ describe('API explorer in Chromium', () => {
     expect(storage.local).not.toContain(BASIC);
     expect(storage.local).not.toContain('admin');
     expect(storage.session).toContain('admin');
-    // A new browser session (a new context: new tab group, fresh storage) is not authorized.
-    const other = await browser.newContext();
+    // A new browser session (a new tab: fresh sessionStorage) is not authorized.
+    const fresh = await browser.context.newPage();
     try {
-      const fresh = await other.newPage();
       await fresh.goto(explorer.url);
       await fresh.locator('.scheme-container button.authorize').waitFor();
       expect(await fresh.locator('.scheme-container button.authorize').getAttribute('class')).toContain('unlocked');
     } finally {
-      await other.close();
+      await fresh.close();
     }
   });
 
@@ -297,9 +296,8 @@ describe('API explorer in Chromium', () => {
   });
 
   it('works opened from disk (file:, as a downloaded CI artifact): specs, selector, deep link', async () => {
-    const disk = await browser.newContext();
+    const local = await browser.context.newPage();
     try {
-      const local = await disk.newPage();
       const errors = [];
       local.on('pageerror', (error) => errors.push(error.message));
       await local.goto(
@@ -315,7 +313,7 @@ describe('API explorer in Chromium', () => {
       expect(new URL(local.url()).searchParams.get('api')).toBe('objects');
       expect(errors).toEqual([]);
     } finally {
-      await disk.close();
+      await local.close();
     }
   });
 

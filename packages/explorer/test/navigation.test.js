@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsLine } from '../../../scripts/lib/serve.mjs';
-import { sharedBrowser } from './support/browser.js';
+import { openBrowser } from './support/browser.js';
 import { authorize as authorizeAs, guardedPage, startLocalSvc } from './support/page.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -30,7 +30,7 @@ let browser;
 const pageErrors = [];
 
 beforeAll(async () => {
-  browser = await sharedBrowser();
+  browser = await openBrowser();
   local = await startLocalSvc({ name: 'navigation', password: PASSWORD, seed: 3 });
   ({ simulator, explorer } = local);
 });
@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 
 /** A new tab of a new browser session (fresh sessionStorage) with the given viewport. */
-const newPage = (viewport = DESKTOP) => guardedPage(browser, pageErrors, { viewport });
+const newPage = (viewport = DESKTOP) => guardedPage(browser.context, pageErrors, { viewport });
 
 /** Authorize dialog: basic auth as the simulator's user with `password`. */
 const authorize = (page, password = PASSWORD) => authorizeAs(page, simulator.user, password);
@@ -86,7 +86,7 @@ describe('in-page navigation takes you to what you clicked', () => {
       expect((await focused(page)).operation).toMatch(/-tasks_abort$/);
       expect(pageErrors).toEqual([]);
     } finally {
-      await page.context().close();
+      await page.close();
     }
   });
 
@@ -162,7 +162,7 @@ describe('in-page navigation takes you to what you clicked', () => {
       );
       expect(pageErrors).toEqual([]);
     } finally {
-      await page.context().close();
+      await page.close();
     }
   });
 });
@@ -197,7 +197,7 @@ describe('credentials', () => {
       );
       expect(out.stdout, `${script}\n${out.stderr}`).toBe('200');
     } finally {
-      await page.context().close();
+      await page.close();
     }
   });
 
@@ -219,7 +219,7 @@ describe('credentials', () => {
         .poll(() => why.innerText())
         .toBe(`401 Unauthorized: the service refused the password of user "${simulator.user}".`);
     } finally {
-      await page.context().close();
+      await page.close();
     }
   });
 });
@@ -249,7 +249,7 @@ describe('390 px wide', () => {
       expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     } finally {
-      await page.context().close();
+      await page.close();
     }
   });
 });
@@ -271,7 +271,7 @@ describe('keyboard and search', () => {
       }
       expect(tabs).toBeLessThanOrEqual(12);
     } finally {
-      await page.context().close();
+      await page.close();
     }
   });
 
@@ -292,7 +292,7 @@ describe('keyboard and search', () => {
       expect((await placeOf(op)).top).toBeGreaterThanOrEqual(0);
       expect((await placeOf(op)).top).toBeLessThan(DESKTOP.height / 3);
     } finally {
-      await page.context().close();
+      await page.close();
     }
   });
 });
@@ -345,7 +345,7 @@ describe('request history of this tab', () => {
       expect(await body.inputValue()).toContain('"length": 1');
       expect(pageErrors).toEqual([]);
     } finally {
-      await page.context().close();
+      await page.close();
     }
   });
 });
@@ -368,7 +368,7 @@ describe('small things', () => {
       await expect.poll(() => uuid.getAttribute('title')).toContain('Value must be a UUID');
       expect(await uuid.getAttribute('title')).not.toMatch(/pattern|Guid/);
     } finally {
-      await page.context().close();
+      await page.close();
     }
   });
 });

@@ -5,7 +5,7 @@
 
 import { createRequire } from 'node:module';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sharedBrowser } from './support/browser.js';
+import { openBrowser } from './support/browser.js';
 import { guardedPage, startMockedExplorer } from './support/page.js';
 
 const require = createRequire(import.meta.url);
@@ -17,10 +17,10 @@ let page;
 const pageErrors = [];
 
 beforeAll(async () => {
-  browser = await sharedBrowser();
+  browser = await openBrowser();
   mocked = await startMockedExplorer();
   ({ explorer } = mocked);
-  page = await guardedPage(browser, pageErrors, { viewport: { width: 1280, height: 1600 } });
+  page = await guardedPage(browser.context, pageErrors, { viewport: { width: 1280, height: 1600 } });
 });
 
 afterAll(async () => {
@@ -85,8 +85,10 @@ describe('quality of the page', () => {
   });
 
   it('has no moderate, serious or critical axe-core violation, dark and light: operations of every method, an answer, a search; no blank white code-sample tab in dark mode', async () => {
-    const p = await browser.newPage({ viewport: { width: 1280, height: 1600 }, colorScheme: 'dark' });
+    const p = await browser.context.newPage();
     try {
+      await p.setViewportSize({ width: 1280, height: 1600 });
+      await p.emulateMedia({ colorScheme: 'dark' });
       await p.goto(`${explorer.url}?api=central#/Images/images_list`);
       const op = p.locator('.opblock[id$="-images_list"]');
       await op.locator('.svc-code-samples').waitFor();

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sharedBrowser } from './support/browser.js';
+import { openBrowser } from './support/browser.js';
 import { authorize, guardedPage, startLocalSvc } from './support/page.js';
 import { runSample } from './support/run-sample.js';
 
@@ -32,7 +32,7 @@ let page;
 const pageErrors = [];
 
 beforeAll(async () => {
-  browser = await sharedBrowser();
+  browser = await openBrowser();
   local = await startLocalSvc({ name: 'workflows', password: PASSWORD, seed: 7 });
   ({ simulator, explorer } = local);
   // The URL an image is created from (central workflow): bytes served on loopback.
@@ -41,7 +41,7 @@ beforeAll(async () => {
     res.end(IMAGE);
   });
   await new Promise((r) => source.listen(0, '127.0.0.1', r));
-  page = await guardedPage(browser, pageErrors, { viewport: { width: 1280, height: 1400 } });
+  page = await guardedPage(browser.context, pageErrors, { viewport: { width: 1280, height: 1400 } });
 });
 
 afterAll(async () => {
@@ -212,9 +212,9 @@ describe('"Start here" workflows against the local svc', () => {
   });
 
   it('a step opened before the steps it needs says which to Execute first', async () => {
-    const fresh = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const p = await browser.context.newPage();
     try {
-      const p = await fresh.newPage();
+      await p.setViewportSize({ width: 1280, height: 1000 });
       await p.goto(`${explorer.url}?api=central&workflow=image-from-url&step=2`);
       const missing = p.locator('.svc-workflow .svc-step.current .svc-step-missing');
       await missing.waitFor();
@@ -227,7 +227,7 @@ describe('"Start here" workflows against the local svc', () => {
       await uuid.waitFor();
       await expect.poll(() => uuid.inputValue()).toBe('');
     } finally {
-      await fresh.close();
+      await p.close();
     }
   });
 });

@@ -71,25 +71,25 @@ export async function startMockedExplorer({ allowLoopback = false } = {}) {
 }
 
 /**
- * A new tab of a new browser session (fresh sessionStorage). Page errors and every request that
- * would leave 127.0.0.1 (a CDN, the validator badge) or that `blocked` names are pushed on
- * `errors` (the request is aborted): a test ends with `expect(errors).toEqual([])`.
- * @param {import('playwright-core').Browser} browser
+ * A new tab (fresh sessionStorage). Page errors, and every request for a host other than
+ * 127.0.0.1 (a CDN, the validator badge: openBrowser's Chromium resolves no such name) or that
+ * `blocked` names, are pushed on `errors`: a test ends with `expect(errors).toEqual([])`.
+ * Requests are watched, not intercepted: Playwright turns the HTTP cache off for a page with a
+ * route, and V8's code cache with it.
+ * @param {import('playwright-core').BrowserContext} context
  * @param {string[]} errors
  * @param {{ viewport?: { width: number, height: number }, blocked?: (url: URL) => boolean }} [options]
  * @returns {Promise<import('playwright-core').Page>}
  */
-export async function guardedPage(browser, errors, { viewport, blocked = () => false } = {}) {
-  const context = await browser.newContext(viewport ? { viewport } : {});
+export async function guardedPage(context, errors, { viewport, blocked = () => false } = {}) {
   const page = await context.newPage();
+  if (viewport) await page.setViewportSize(viewport);
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.route(
-    (url) => url.hostname !== '127.0.0.1' || blocked(url),
-    (route) => {
-      errors.push(`unexpected request: ${route.request().url()}`);
-      return route.abort();
-    },
-  );
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (/^(https?|wss?):$/.test(url.protocol) && (url.hostname !== '127.0.0.1' || blocked(url)))
+      errors.push(`unexpected request: ${request.url()}`);
+  });
   return page;
 }
 
