@@ -46,8 +46,8 @@ const MAX_DEPTH = 24;
  * Not compared: the members of `oneOf`/`anyOf` (only their common shape is not diffed), headers,
  * security, servers. Additions are never breaking here.
  *
- * @param {object} before the base document
- * @param {object} after  the changed document
+ * @param {Record<string, any>} before the base document
+ * @param {Record<string, any>} after  the changed document
  * @returns {BreakingChange[]} in document order; empty when nothing breaks
  * @throws {TypeError} when either argument is not an object with `paths`
  */
@@ -346,8 +346,8 @@ function refOf(raw) {
  * responses and media types of an operation, component schemas, their properties and enum values.
  * Changes inside inline (non-component) schemas are not listed.
  *
- * @param {object} before the base document (bundled, local `$ref`s only)
- * @param {object} after  the changed document
+ * @param {Record<string, any>} before the base document (bundled, local `$ref`s only)
+ * @param {Record<string, any>} after  the changed document
  * @returns {string[]} one line per addition (`operation POST /tasks/{uuid}/abort`,
  *   `schema Image: property checksum`), in document order
  */
@@ -393,8 +393,8 @@ export function additions(before, after) {
  * `SPEC_PACKAGE` as major and names the API in its summary (what breaks).
  *
  * @param {string} name the API (`central`)
- * @param {object} old  the base's bundled document
- * @param {object} now  the working tree's bundled document
+ * @param {Record<string, any>} old  the base's bundled document
+ * @param {Record<string, any>} now  the working tree's bundled document
  * @param {import('./release.mjs').Changeset[]} changesets the changesets added since the base
  * @returns {{ ok: boolean, lines: string[] }} `lines`: the report, to print
  */

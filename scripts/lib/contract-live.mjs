@@ -23,7 +23,7 @@ import { deref, exampleOf, isReadOnly, mediaKind, operations, requestBodyOf } fr
  * `@svc/oas`, the helper the client's retries use too: GET, HEAD, or a POST marked
  * `x-svc-idempotent: true`. Binary downloads are left out (they would fetch whole disk images).
  * @param {object} doc a bundled OpenAPI document
- * @returns {{ method: string, path: string, operationId: string, op: object, parameters: object[] }[]}
+ * @returns {{ method: string, path: string, operationId: string, op: object, parameters: Record<string, any>[] }[]}
  */
 export function readOnlyOperations(doc) {
   const out = [];

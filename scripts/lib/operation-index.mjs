@@ -154,7 +154,7 @@ export function simulatorHandlers(files) {
  * contract test or without a simulator handler; a `cover` naming no operation of its suite's API; a
  * simulator handler naming no operation.
  * @param {object} input
- * @param {{ name: string, doc: object }[]} input.apis the bundles, in `redocly.yaml` order
+ * @param {{ name: string, doc: Record<string, any> }[]} input.apis the bundles, in `redocly.yaml` order
  * @param {(api: string, path: (string|number)[]) => { file: string, line: number }} input.source
  *   where a bundle location is written in the sources (repository-relative file)
  * @param {{ file: string, text: string }[]} input.clientFiles

@@ -28,7 +28,8 @@ async function simulator(options = {}) {
   // node:https trusts the simulator's own certificate (fetch has no per-call CA option)
   const post = (path, body) =>
     new Promise((resolve, reject) => {
-      const req = (sim.ca ? httpsRequest : httpRequest)(
+      // http.request ignores `ca`
+      const req = /** @type {typeof httpsRequest} */ (sim.ca ? httpsRequest : httpRequest)(
         `${sim.url}${path}`,
         { method: 'POST', headers, ca: sim.ca },
         (res) => {

@@ -57,9 +57,9 @@ describe('typecheck', () => {
     const packages = readdirSync(join(root, 'packages'))
       .filter((name) => existsSync(join(root, 'packages', name, 'tsconfig.json')))
       .map((name) => `packages/${name}`);
-    expect(command.slice(0, 2)).toEqual(['tsc', '-b']);
-    expect(command.slice(2).sort()).toEqual(['scripts', ...packages].sort());
-    expect(new Set(PROJECTS.map(([project]) => project))).toEqual(new Set(command.slice(2)));
+    expect(command.slice(0, 3)).toEqual(['node', 'node_modules/typescript-native/bin/tsc', '-b']);
+    expect(command.slice(3).sort()).toEqual(['scripts', ...packages].sort());
+    expect(new Set(PROJECTS.map(([project]) => project))).toEqual(new Set(command.slice(3)));
   });
 
   it('fails on a type error in any project, naming each file and line', async () => {

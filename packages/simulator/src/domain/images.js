@@ -78,9 +78,9 @@ export const hasData = (i) => i.sizeBytes !== null && i.sizeBytes !== undefined;
 /**
  * @param {object} o
  * @param {import('./store.js').Store} o.store
- * @param {ReturnType<import('./tasks.js').createTasks>} o.tasks
- * @param {ReturnType<import('./files.js').createFiles>} o.files
- * @param {ReturnType<import('./topology.js').createTopology>} o.topology
+ * @param {ReturnType<typeof import('./tasks.js').createTasks>} o.tasks
+ * @param {ReturnType<typeof import('./files.js').createFiles>} o.files
+ * @param {ReturnType<typeof import('./topology.js').createTopology>} o.topology
  * @param {number} o.sourceLimitBytes  largest source fetched
  * @param {number} o.sourceTimeoutMs   time limit of one fetch
  * @param {(url: URL) => string | undefined} [o.trust]  the CA to trust for a source URL (the simulator's own)

@@ -11,8 +11,8 @@ const OSS_UUID = '00000000-0000-4000-8000-00000000055a';
 /**
  * @param {object} o
  * @param {import('./store.js').Store} o.store
- * @param {ReturnType<import('./tasks.js').createTasks>} o.tasks
- * @param {ReturnType<import('./topology.js').createTopology>} o.topology
+ * @param {ReturnType<typeof import('./tasks.js').createTasks>} o.tasks
+ * @param {ReturnType<typeof import('./topology.js').createTopology>} o.topology
  */
 export function createObjectStores({ store, tasks, topology }) {
   const change = (uuid, fn) =>
