@@ -191,6 +191,41 @@ describe('a Prism process with several servers', () => {
     HANG,
   );
 
+  it(
+    'generates x-faker values in a dynamic mock (faker loads on first use)',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'mock-faker-'));
+      const document = join(dir, 'faker.json');
+      const schema = {
+        type: 'object',
+        required: ['email'],
+        properties: { email: { type: 'string', 'x-faker': 'internet.email' } },
+        additionalProperties: false,
+      };
+      writeFileSync(
+        document,
+        JSON.stringify({
+          openapi: '3.1.0',
+          info: { title: 'faker', version: '1' },
+          paths: {
+            '/person': {
+              get: { responses: { 200: { description: 'a person', content: { 'application/json': { schema } } } } },
+            },
+          },
+        }),
+      );
+      const mock = await prism.mock({ document, dynamic: true });
+      try {
+        const { email } = await (await fetch(`${mock.url}/person`)).json();
+        expect(email).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]+$/);
+      } finally {
+        await mock.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    HANG,
+  );
+
   it('names the missing document', async () => {
     await expect(prism.proxy({ document: '/nonexistent/api.yaml', upstream: 'http://127.0.0.1:1' })).rejects.toThrow(
       /prism proxy: document "\/nonexistent\/api.yaml" does not exist/,
