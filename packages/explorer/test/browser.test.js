@@ -121,6 +121,28 @@ const CASES = [
 ];
 
 describe('API explorer in Chromium', () => {
+  it('a tab records a request for another host, which fails without leaving the machine', async () => {
+    const errors = [];
+    const tab = await guardedPage(browser.context, errors);
+    try {
+      await tab.goto(`${explorer.url}favicon.svg`);
+      // localhost names this very server: only Chromium's host rule makes the request fail.
+      const other = `http://localhost:${new URL(explorer.url).port}/favicon.svg`;
+      const outcome = await tab.evaluate(
+        (url) =>
+          fetch(url, { mode: 'no-cors' }).then(
+            () => 'answered',
+            () => 'failed',
+          ),
+        other,
+      );
+      expect(outcome).toBe('failed');
+      expect(errors).toEqual([`unexpected request: ${other}`]);
+    } finally {
+      await tab.close();
+    }
+  });
+
   it('loads the first API with the three APIs in the selector and the mock as default server', async () => {
     await page.goto(explorer.url);
     await page.locator('.information-container .title').waitFor();
