@@ -1,6 +1,7 @@
 // The page's quality in Chromium, against the Prism mocks: the svc brand, no moderate or worse
 // axe-core violation in light and dark mode, readable dark code-sample tabs (on the same load),
-// focus rings, arrow keys in the code-sample tabs (the phone layout is navigation.test.js's).
+// focus rings, arrow keys in the code-sample tabs, reduced motion (the phone layout is
+// navigation.test.js's).
 // Apart from browser.test.js so that the two files run side by side.
 
 import { createRequire } from 'node:module';
@@ -33,14 +34,17 @@ describe('quality of the page', () => {
 
   /**
    * axe-core's moderate, serious and critical violations (rule id and targets) on the page as it is
-   * now, or within the elements `selector` matches.
+   * now, or within the elements the `selectors` match.
+   * @param {import('playwright-core').Page} p
+   * @param {string[]} [selectors]
    */
-  async function seriousViolations(p, selector) {
+  async function seriousViolations(p, selectors) {
     if (!(await p.evaluate(() => 'axe' in window)))
       await p.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
     const result = await p.evaluate(
-      (within) => window.axe.run(within ? { include: [[within]] } : document, { resultTypes: ['violations'] }),
-      selector,
+      (within) =>
+        window.axe.run(within ? { include: within.map((s) => [s]) } : document, { resultTypes: ['violations'] }),
+      selectors,
     );
     return result.violations
       .filter((v) => ['moderate', 'serious', 'critical'].includes(v.impact))
@@ -54,18 +58,15 @@ describe('quality of the page', () => {
   }
 
   /**
-   * The violations of the page as it is (or within `selector`), in dark and then in light mode:
+   * The violations of the page as it is (or within the `selectors`), in dark and then in light mode:
    * Swagger UI's mode is the `dark-mode` class (set from the system setting at load, toggled by its
-   * moon button), so one load serves both.
+   * moon button), so one load serves both. The colours are final at once: the browser prefers
+   * reduced motion (see the test of that below).
    */
-  async function violationsInBothModes(p, what, selector) {
+  async function violationsInBothModes(p, what, selectors) {
     for (const dark of [true, false]) {
-      // switch, then wait out the colour transitions that starts (axe would read colours halfway)
-      await p.evaluate(async (on) => {
-        document.documentElement.classList.toggle('dark-mode', on);
-        await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {})));
-      }, dark);
-      expect(await seriousViolations(p, selector), `${dark ? 'dark' : 'light'}: ${what}`).toEqual([]);
+      await p.evaluate((on) => document.documentElement.classList.toggle('dark-mode', on), dark);
+      expect(await seriousViolations(p, selectors), `${dark ? 'dark' : 'light'}: ${what}`).toEqual([]);
     }
   }
 
@@ -123,7 +124,7 @@ describe('quality of the page', () => {
         }, `#/${tag}/${operationId}`);
         const opened = `.opblock[id$="-${operationId}"]`;
         await p.locator(`${opened} .svc-code-samples`).waitFor();
-        await violationsInBothModes(p, operationId, opened);
+        await violationsInBothModes(p, operationId, [opened]);
       }
       // Another API's page, whole: a file chooser, its "Start here".
       await p.goto(`${explorer.url}?api=element#/${encodeURIComponent('Image upload (v0.8)')}/images_upload_v0_8`);
@@ -133,6 +134,25 @@ describe('quality of the page', () => {
     } finally {
       await p.close();
     }
+  });
+
+  it('keeps still where the system asks for less motion, as the browser of these tests does', async () => {
+    await page.goto(`${explorer.url}?api=central`);
+    await page.locator('.opblock').first().waitFor();
+    /** How many transitions switching dark mode starts. */
+    const transitions = () =>
+      page.evaluate(() => {
+        document.documentElement.classList.toggle('dark-mode');
+        return document.getAnimations().length;
+      });
+    expect(await transitions()).toBe(0);
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    try {
+      expect(await transitions()).toBeGreaterThan(0);
+    } finally {
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+    }
+    expect(await transitions()).toBe(0);
   });
 
   it('shows a focus ring on what the keyboard reaches', async () => {
