@@ -86,9 +86,8 @@ describe('quality of the page', () => {
   });
 
   it('has no moderate, serious or critical axe-core violation, dark and light: operations of every method, an answer, a search; no blank white code-sample tab in dark mode', async () => {
-    const p = await browser.context.newPage();
+    const p = await guardedPage(browser.context, pageErrors, { viewport: { width: 1280, height: 1600 } });
     try {
-      await p.setViewportSize({ width: 1280, height: 1600 });
       await p.emulateMedia({ colorScheme: 'dark' });
       await p.goto(`${explorer.url}?api=central#/Images/images_list`);
       const op = p.locator('.opblock[id$="-images_list"]');

@@ -212,9 +212,9 @@ describe('"Start here" workflows against the local svc', () => {
   });
 
   it('a step opened before the steps it needs says which to Execute first', async () => {
-    const p = await browser.context.newPage();
+    const errors = [];
+    const p = await guardedPage(browser.context, errors, { viewport: { width: 1280, height: 1000 } });
     try {
-      await p.setViewportSize({ width: 1280, height: 1000 });
       await p.goto(`${explorer.url}?api=central&workflow=image-from-url&step=2`);
       const missing = p.locator('.svc-workflow .svc-step.current .svc-step-missing');
       await missing.waitFor();
@@ -226,6 +226,7 @@ describe('"Start here" workflows against the local svc', () => {
       const uuid = p.locator('.opblock[id$="-images_get"] tr[data-param-name="uuid"] input');
       await uuid.waitFor();
       await expect.poll(() => uuid.inputValue()).toBe('');
+      expect(errors).toEqual([]);
     } finally {
       await p.close();
     }
