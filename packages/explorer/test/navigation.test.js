@@ -110,6 +110,8 @@ describe('in-page navigation takes you to what you clicked', () => {
       expect(await inViewport(bar.locator('.svc-stepbar-execute'))).toBe(true);
       await bar.locator('.svc-stepbar-execute').click();
       await expect.poll(() => stateOf('create')).toBe('done');
+      // The request URL of each step: the local svc, with the previous answers' values in the path.
+      const urls = { create: await create.locator('.request-url pre').first().innerText() };
 
       // "Follow the create task." keeps the workflow: the link names it and the task step.
       await create.getByRole('button', { name: 'Follow the create task.' }).click();
@@ -126,6 +128,7 @@ describe('in-page navigation takes you to what you clicked', () => {
       await poll.click();
       await expect.poll(() => stateOf('task')).toBe('done');
       expect(await bar.locator('.svc-stepbar-state').innerText()).toContain('done');
+      urls.task = await task.locator('.request-url pre').first().innerText();
 
       // The remaining steps from the bar alone: each one's operation in view, the finished folded.
       const rest = ['image', 'download', 'delete', 'delete-task'];
@@ -146,6 +149,7 @@ describe('in-page navigation takes you to what you clicked', () => {
         const polls = (await bar.locator('.svc-stepbar-poll').count()) > 0;
         await bar.locator(polls ? '.svc-stepbar-poll' : '.svc-stepbar-execute').click();
         await expect.poll(() => stateOf(id)).toBe('done');
+        urls[id] = await op.locator('.request-url pre').first().innerText();
         if (id === 'download') {
           // The downloaded file has a name, not "application_octet-stream_file_blob_http___127...".
           const imageUuid = /\/images\/([0-9a-f-]{36})\/file$/.exec(
@@ -156,6 +160,14 @@ describe('in-page navigation takes you to what you clicked', () => {
           );
         }
       }
+      expect(urls.create).toBe(`${explorer.url}local/api/svc/v3/images`);
+      expect(urls.task).toMatch(/\/local\/api\/svc\/v3\/tasks\/[0-9a-f-]{36}$/);
+      const imageUuid = /\/local\/api\/svc\/v3\/images\/([0-9a-f-]{36})$/.exec(urls.image)?.[1];
+      expect(imageUuid).toBeDefined();
+      expect(urls.download).toBe(`${explorer.url}local/api/svc/v3/images/${imageUuid}/file`);
+      expect(urls.delete).toBe(`${explorer.url}local/api/svc/v3/images/${imageUuid}`);
+      expect(urls['delete-task']).toMatch(/\/local\/api\/svc\/v3\/tasks\/[0-9a-f-]{36}$/);
+      expect(urls['delete-task']).not.toBe(urls.task);
       expect(await bar.locator('.svc-stepbar-state').innerText()).toBe('Workflow complete: all 6 steps done.');
       expect(await page.locator('.svc-workflow .svc-workflow-complete').innerText()).toBe(
         'Workflow complete: all 6 steps done.',

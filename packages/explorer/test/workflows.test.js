@@ -1,7 +1,8 @@
 // The "Start here" workflows of the three APIs (x-svc-workflow), walked end to end in Chromium
 // against the local svc (@svc/simulator behind the explorer's /local/): every step is opened from
 // the workflow panel, with the values of the previous answers filled in, and Executed until the
-// step is done (a polled step again until its `until` condition holds).
+// step is done (a polled step again until its `until` condition holds). Central's workflow is
+// walked from the step bar instead, in navigation.test.js.
 
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -35,7 +36,7 @@ beforeAll(async () => {
   browser = await openBrowser();
   local = await startLocalSvc({ name: 'workflows', password: PASSWORD, seed: 7 });
   ({ simulator, explorer } = local);
-  // The URL an image is created from (central workflow): bytes served on loopback.
+  // The URL an image is created from (images_create, outside a workflow): bytes served on loopback.
   source = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': IMAGE.length });
     res.end(IMAGE);
@@ -110,25 +111,6 @@ async function walk(api, workflowId, prepare = async () => {}) {
 }
 
 describe('"Start here" workflows against the local svc', () => {
-  it('central: create an image from a URL, follow its task, see it COMPLETE, download it, delete it', async () => {
-    const urls = await walk('central', 'image-from-url', async (stepId, op) => {
-      if (stepId !== 'create') return;
-      // The example's URL is on the internet; the local svc fetches this one instead.
-      const body = op.locator('.body-param textarea');
-      const value = JSON.parse(await body.inputValue());
-      value.spec.resources.source_uri = `http://127.0.0.1:${source.address().port}/image.qcow2`;
-      await body.fill(JSON.stringify(value, null, 2));
-    });
-    // Each step went to the local svc with the previous answer's value in its path.
-    expect(urls.create).toBe(`${explorer.url}local/api/svc/v3/images`);
-    const imageUuid = /\/images\/([0-9a-f-]{36})$/.exec(urls.image)?.[1];
-    expect(imageUuid).toBeDefined();
-    expect(urls.download).toBe(`${explorer.url}local/api/svc/v3/images/${imageUuid}/file`);
-    expect(urls.delete).toBe(`${explorer.url}local/api/svc/v3/images/${imageUuid}`);
-    expect(urls['delete-task']).toMatch(/\/local\/api\/svc\/v3\/tasks\/[0-9a-f-]{36}$/);
-    expect(urls['delete-task']).not.toBe(urls.task);
-  });
-
   it('element: the two-phase upload, with a file chooser, to ACTIVE', async () => {
     const urls = await walk('element', 'two-phase-upload', async (stepId, op) => {
       if (stepId === 'upload') {
