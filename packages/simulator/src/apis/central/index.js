@@ -13,7 +13,6 @@ import {
   clusterV3,
   clusterValues,
   IMAGE_ATTRIBUTES,
-  imageJson,
   imageV3,
   SUBNET_ATTRIBUTES,
   subnetV3,
@@ -110,8 +109,8 @@ export const handlers = {
     });
     const { total, docs } = images.page(query);
     const found = { total, offset: query.offset, page: docs };
-    // assembled from each image's cached JSON: the list is the hot path of polling clients
-    const json = `{"api_version":"${API_VERSION}","metadata":${JSON.stringify(listMetadata('image', body, found))},"entities":[${found.page.map((i) => imageJson(i, ctx)).join(',')}]}`;
+    // assembled as text around each image's JSON: the list is the hot path of polling clients
+    const json = `{"api_version":"${API_VERSION}","metadata":${JSON.stringify(listMetadata('image', body, found))},"entities":[${found.page.map((i) => JSON.stringify(imageV3(i, ctx))).join(',')}]}`;
     if (cache.size >= 64) cache.clear();
     cache.set(key, { generation, json });
     return { status: 200, json };

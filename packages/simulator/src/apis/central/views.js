@@ -106,17 +106,6 @@ export function imageV3(image, ctx) {
   };
 }
 
-/** @type {WeakMap<object, { origin: string, json: string }>} an image document -> its v3 view as JSON (a changed image is a new document) */
-const viewCache = new WeakMap();
-/** The v3 view of an image as JSON, cached per image document and origin. */
-export function imageJson(image, ctx) {
-  const hit = viewCache.get(image);
-  if (hit?.origin === ctx.origin) return hit.json;
-  const json = JSON.stringify(imageV3(image, ctx));
-  viewCache.set(image, { origin: ctx.origin, json });
-  return json;
-}
-
 export function clusterV3(c) {
   const created = c.created;
   return {
