@@ -152,9 +152,7 @@ describe('in-page navigation takes you to what you clicked', () => {
         urls[id] = await op.locator('.request-url pre').first().innerText();
         if (id === 'download') {
           // The downloaded file has a name, not "application_octet-stream_file_blob_http___127...".
-          const imageUuid = /\/images\/([0-9a-f-]{36})\/file$/.exec(
-            await op.locator('.request-url pre').innerText(),
-          )?.[1];
+          const imageUuid = /\/images\/([0-9a-f-]{36})\/file$/.exec(urls.download)?.[1];
           expect(await op.locator('.live-responses-table a[download]').getAttribute('download')).toBe(
             `image-${imageUuid}.img`,
           );
