@@ -22,6 +22,7 @@ import { apis, shownPath } from '@svc/oas/apis';
 import { chromium } from 'playwright-core';
 import { build } from '../scripts/build.mjs';
 import { startExplorer } from '../src/index.js';
+import { CHROMIUM } from '../test/support/chromium.js';
 
 const require = createRequire(import.meta.url);
 const USAGE =
@@ -36,9 +37,13 @@ if (values.scalar !== undefined && !existsSync(values.scalar))
     USAGE,
     "--scalar must name @scalar/api-reference's dist/browser/standalone.js; the file does not exist",
   );
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+// the browser tests' Chromium (the headless shell that `npm test` installs, else chromium), with
+// the bench's own flags below: V8's optimising compilers stay on, as in a user's browser
+const chromiumPath = CHROMIUM.path;
 if (!existsSync(chromiumPath)) {
-  console.error(`Chromium not found at ${chromiumPath}: run \`apt-get install -y chromium\` (or set CHROMIUM_PATH)`);
+  console.error(
+    `Chromium not found at ${chromiumPath}: run \`apt-get install -y chromium-headless-shell\` (or set CHROMIUM_PATH)`,
+  );
   process.exit(2);
 }
 const central = apis().find((a) => a.name === 'central');
