@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser } from './support/browser.js';
 import { loopbackCertificate } from './support/certificate.js';
-import { authorize as authorizeAs, guardedPage, startMockedExplorer } from './support/page.js';
+import { authorize as authorizeAs, clickUntilShown, guardedPage, startMockedExplorer } from './support/page.js';
 import { runSample } from './support/run-sample.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -548,8 +548,8 @@ describe('Logout', () => {
     const button = page.locator('.scheme-container button.authorize');
     await button.waitFor();
     await ensureAuthorized();
-    await button.click();
     const modal = page.locator('.modal-ux');
+    await clickUntilShown(button, modal);
     await modal
       .locator('button.modal-btn.auth', { hasText: /Logout/i })
       .first()

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsLine } from '../../../scripts/lib/serve.mjs';
 import { openBrowser } from './support/browser.js';
-import { authorize as authorizeAs, guardedPage, startLocalSvc } from './support/page.js';
+import { authorize as authorizeAs, clickUntilShown, guardedPage, startLocalSvc } from './support/page.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 // The README's picture of a workflow mid-way is refreshed on request (UPDATE_SCREENSHOT=1).
@@ -252,9 +252,8 @@ describe('390 px wide', () => {
       await op.locator('.live-responses-table').waitFor();
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
       // The Authorize dialog's close button is on the screen.
-      await page.locator('.scheme-container button.authorize').click();
       const close = page.locator('.modal-ux button.close-modal');
-      await close.waitFor();
+      await clickUntilShown(page.locator('.scheme-container button.authorize'), close);
       const box = await close.boundingBox();
       expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);

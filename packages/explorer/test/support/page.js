@@ -100,13 +100,35 @@ export async function guardedPage(context, errors, { viewport, blocked = () => f
  * @param {string} password
  */
 export async function authorize(page, user, password) {
-  await page.locator('.scheme-container button.authorize').click();
   const modal = page.locator('.modal-ux');
-  await modal.waitFor();
+  await clickUntilShown(page.locator('.scheme-container button.authorize'), modal);
   await modal.locator('input[type="text"]').first().fill(user);
   await modal.locator('input[type="password"]').first().fill(password);
   await modal.locator('button.modal-btn.auth.authorize').click();
   await expect.poll(() => modal.locator('button.modal-btn.auth').first().innerText()).toMatch(/Logout/i);
   await modal.locator('button.btn-done, button.close-modal').first().click();
   await modal.waitFor({ state: 'detached' });
+}
+
+/**
+ * Clicks `target` until `shown` is visible. A click on Authorize can be lost: twice in this suite's
+ * runs (2026-11-25 and 2026-11-27, the second in `npm run bench`'s quiet `npm test`) the dialog did
+ * not open after a click right after a deep-linked load, and the test waited out READY_MS. Not
+ * reproduced in 140 tries of that load and click, alone or beside a CPU hog. A click is repeated
+ * only when nothing has shown a second after it.
+ * @param {import('playwright-core').Locator} target
+ * @param {import('playwright-core').Locator} shown
+ */
+export async function clickUntilShown(target, shown) {
+  await expect
+    .poll(
+      async () => {
+        if (await shown.isVisible()) return true;
+        // bounded: a click behind a dialog that has just opened waits for nothing
+        await target.click({ timeout: 1_000 }).catch(() => {});
+        return shown.isVisible();
+      },
+      { interval: 1_000 },
+    )
+    .toBe(true);
 }
