@@ -31,11 +31,11 @@ const CONNECTIONS = 32;
 const PAGE = 100;
 /**
  * Per list form: at most this many rounds (one request to each size), or this long per size,
- * whichever ends first (at least 10). On this machine the p99 of 1,000 answers of one unchanged request moved
- * between 3.4 and 7.0 ms from run to run at 100 images (p50 0.6 ms), and a bare Node server's
- * between 1.2 and 3.1 ms: measured one size after the other, a 2x goal on p99 was met or missed
- * by that noise alone. Side by side, each size's p99 is the tenth-slowest of answers taken in
- * the same seconds.
+ * whichever ends first (at least 10). The p99 of 1,000 uncached first pages of one process at 100
+ * images moved between 3.4 and 7.0 ms from run to run (p50 0.6 ms, plain HTTP, 2026-11-27), and a
+ * bare Node server's between 1.2 and 3.1 ms: measured one size after the other, a 2x goal on p99
+ * was met or missed by that noise alone. Side by side, each size's p99 is the tenth-slowest of
+ * answers taken in the same seconds.
  */
 const SAMPLES = 1_000;
 const SAMPLE_MS = 5_000;
