@@ -105,18 +105,44 @@ const OBSERVE = (selector) => {
   }).observe(document, { childList: true, subtree: true });
 };
 
-/** Bytes on the wire (compressed bodies and headers) until the page is idle. */
+/** How long no request may be in flight for the page to count as idle (Playwright's networkidle). */
+const IDLE_MS = 500;
+
+/**
+ * Bytes on the wire (compressed bodies and headers) until the page is idle: no request in flight
+ * for IDLE_MS, by the same DevTools events that count the bytes. Playwright's
+ * `waitForLoadState('networkidle')` ran out its 30 s in about one run of the bench in five here
+ * (2026-11-27, Debian's headless shell), after loads that had ended.
+ * @throws {Error} naming the requests still in flight after 60 s
+ */
 async function wireBytes(page, action) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   let bytes = 0;
   let requests = 0;
+  const inFlight = new Map();
+  let changed = performance.now();
+  cdp.on('Network.requestWillBeSent', (event) => {
+    inFlight.set(event.requestId, event.request.url);
+    changed = performance.now();
+  });
+  cdp.on('Network.loadingFailed', (event) => {
+    inFlight.delete(event.requestId);
+    changed = performance.now();
+  });
   cdp.on('Network.loadingFinished', (event) => {
     bytes += event.encodedDataLength;
     requests++;
+    inFlight.delete(event.requestId);
+    changed = performance.now();
   });
   await action();
-  await page.waitForLoadState('networkidle');
+  const deadline = performance.now() + 60_000;
+  while (inFlight.size > 0 || performance.now() - changed < IDLE_MS) {
+    if (performance.now() > deadline)
+      throw new Error(`bench: requests still in flight after 60 s: ${[...inFlight.values()].join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   await cdp.detach();
   return { bytes, requests };
 }
