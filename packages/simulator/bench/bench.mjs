@@ -165,8 +165,9 @@ try {
       mibps(uploadMs).toFixed(0),
       mibps(rawMs).toFixed(0),
       disk.toFixed(2),
-      'ratio >= 0.7',
-      disk >= 0.7 ? 'yes' : 'NO',
+      // issue 23's goal (0.7 was the bench's own before it)
+      'ratio >= 0.9',
+      disk >= 0.9 ? 'yes' : 'NO',
     ],
     [
       'simulator peak RSS over the whole run (MB)',
