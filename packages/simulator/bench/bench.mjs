@@ -142,18 +142,19 @@ try {
     });
     if (status !== 200) throw new Error(`upload: HTTP ${status}`);
     const ms = Number(process.hrtime.bigint() - t) / 1e6;
-    // the image and its file gone before the next write: a removal of 1 GiB beside it slows it
+    // the image and its file gone before the next write, as the raw write's file is
     const gone = await fetch(`${url}/api/svc/v3/images/${created.metadata.uuid}`, {
       method: 'DELETE',
       headers: { authorization: auth },
     });
     if (gone.status !== 202) throw new Error(`upload: DELETE answered HTTP ${gone.status}`);
     const task = (await gone.json()).status.execution_context.task_uuid;
-    for (;;) {
+    for (const deadline = Date.now() + 60_000; ; ) {
       const res = await fetch(`${url}/api/svc/v3/tasks/${task}`, { headers: { authorization: auth } });
       const { status } = await res.json();
       if (status === 'SUCCEEDED') break;
       if (status === 'FAILED' || status === 'ABORTED') throw new Error(`upload: the delete task ended ${status}`);
+      if (Date.now() > deadline) throw new Error(`upload: the delete task is ${status} after 60 s`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     return ms;
