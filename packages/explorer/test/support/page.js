@@ -111,11 +111,10 @@ export async function authorize(page, user, password) {
 }
 
 /**
- * Clicks `target` until `shown` is visible. A click on Authorize can be lost: twice in this suite's
- * runs (2026-11-25 and 2026-11-27, the second in `npm run bench`'s quiet `npm test`) the dialog did
- * not open after a click right after a deep-linked load, and the test waited out READY_MS. Not
- * reproduced in 140 tries of that load and click, alone or beside a CPU hog. A click is repeated
- * only when nothing has shown a second after it.
+ * Clicks `target` until `shown` is visible. A click on Authorize can be lost: in `npm run bench`'s
+ * quiet `npm test` (2026-11-27) the dialog did not open after a click right after a deep-linked
+ * load, and the test waited out READY_MS. Not reproduced in 140 tries of that load and click,
+ * alone or beside a CPU hog. A click is repeated only when nothing has shown a second after it.
  * @param {import('playwright-core').Locator} target
  * @param {import('playwright-core').Locator} shown
  */
