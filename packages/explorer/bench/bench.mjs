@@ -111,7 +111,7 @@ const IDLE_MS = 500;
 /**
  * Bytes on the wire (compressed bodies and headers) until the page is idle: no request in flight
  * for IDLE_MS, by the same DevTools events that count the bytes. Playwright's
- * `waitForLoadState('networkidle')` ran out its 30 s in 2 of 21 runs of the bench here
+ * `waitForLoadState('networkidle')` ran out its 30 s in 2 of 23 runs of the bench here
  * (2026-11-27, Debian's headless shell), after loads that had ended.
  * @throws {Error} naming the requests still in flight after 60 s
  */
