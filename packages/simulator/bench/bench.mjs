@@ -26,7 +26,7 @@ const ROUNDS = setting('BENCH_ROUNDS', 5);
 // even: each goes first in half the rounds
 const UPLOAD_ROUNDS = 6;
 // loaded once the settings are checked: a bad one is answered at once
-const [{ startMock }, { apis }, { default: autocannon }, { scaleBench, scaleSizes }] = await Promise.all([
+const [{ startMock }, { apis }, { default: autocannon }, { median, scaleBench, scaleSizes }] = await Promise.all([
   import('@svc/mock'),
   import('@svc/oas/apis'),
   import('autocannon'),
@@ -97,12 +97,6 @@ try {
     ratios.push(pair.sim / pair.prism);
   }
   const afterLoad = await ask('rss');
-  /** the middle value, or the mean of the two middle ones */
-  const median = (a) => {
-    const s = [...a].sort((x, y) => x - y);
-    const m = Math.floor(s.length / 2);
-    return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-  };
   const sim = {
     rps: median(rounds.sim.map((r) => r.requests.average)),
     p99: median(rounds.sim.map((r) => r.latency.p99)),

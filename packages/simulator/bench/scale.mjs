@@ -56,6 +56,17 @@ export function scaleSizes() {
   return list;
 }
 
+/**
+ * The middle value, or the mean of the two middle ones (an even count).
+ * @param {number[]} values  not empty
+ * @returns {number}
+ */
+export function median(values) {
+  const sorted = [...values].sort((x, y) => x - y);
+  const m = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
+}
+
 /** Every order of `keys` (so many distinct texts of one body). */
 function permutations(keys) {
   if (keys.length <= 1) return [keys];
@@ -316,7 +327,6 @@ export async function scaleBench() {
         }
         ratios.push(pair.sim / pair.bare);
       }
-      const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
       bare = { sim: median(seen.sim), bare: median(seen.bare), ratio: median(ratios) };
     } finally {
       server.close();
