@@ -255,7 +255,7 @@ try {
       rate('drop'),
       rate('raw'),
       (fastest('raw') / fastest('drop')).toFixed(2),
-      '(ceiling here)',
+      '(upper bound)',
       '',
     ],
     [
