@@ -52,6 +52,13 @@ const ask = (message) =>
     if (message) child.send(message);
   });
 const { url } = await ask();
+/** Stops a forked server of the bench (it answers 'stop' by exiting); one that has exited is left. */
+const stop = (server) => {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.send('stop');
+  return exited;
+};
 let mock;
 /** the bare upload servers (upload-child.mjs) */
 const references = [];
@@ -191,7 +198,7 @@ try {
   // removed. Each kind's figure is its fastest round: here a 1 GiB raw write took 0.23 to 2.4 s
   // from round to round (the page cache or the disk, as this VM has it), so a median of ratios
   // gave 0.53 in one run and 1.80 in another, set by how many raw writes were slow.
-  const writes = { sim: [], raw: [], bare: [], drop: [] };
+  const writes = Object.fromEntries(names.map((name) => [name, []]));
   for (let r = 0; r < UPLOAD_ROUNDS; r++) {
     for (let i = 0; i < names.length; i++) {
       const name = names[(r + i) % names.length];
@@ -282,20 +289,8 @@ try {
   for (const r of rows)
     console.log(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
 } finally {
-  // the child answers 'stop' by exiting, not with a message
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.send('stop');
-    await exited;
-  }
+  await Promise.all([child, ...references].map(stop));
   await mock?.close();
-  await Promise.all(
-    references.map((c) => {
-      const exited = new Promise((resolve) => c.once('exit', resolve));
-      c.send('stop');
-      return exited;
-    }),
-  );
   rmSync(dataDir, { recursive: true, force: true });
 }
 await scaleBench();
