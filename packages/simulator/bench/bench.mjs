@@ -16,6 +16,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { commandLine, fromEnv, integer } from '@svc/args';
+import { createCentralClient } from '@svc/client';
 
 const USAGE =
   'Usage: [BENCH_UPLOAD_BYTES=1073741824] [BENCH_SECONDS=4] [BENCH_ROUNDS=5] [BENCH_SCALE=100,1000,10000,100000] npm run bench -w @svc/simulator   (no options)';
@@ -52,6 +53,13 @@ const ask = (message) =>
     if (message) child.send(message);
   });
 const { url } = await ask();
+// the delete between uploads, through the client's task wait (not timed)
+const central = createCentralClient({
+  baseUrl: `${url}/api/svc/v3`,
+  username: 'admin',
+  password: PASSWORD,
+  retry: false,
+});
 /** Stops a forked server of the bench (it answers 'stop' by exiting); one that has exited is left. */
 const stop = (server) => {
   if (server.exitCode !== null || server.signalCode !== null) return;
@@ -152,20 +160,7 @@ try {
     const created = await post('/images', image(`bench-upload-${round}`), 202);
     const ms = await put(`${url}/api/svc/v3/images/${created.metadata.uuid}/file`, { authorization: auth });
     // the image and its file gone before the next write, as the raw write's file is
-    const gone = await fetch(`${url}/api/svc/v3/images/${created.metadata.uuid}`, {
-      method: 'DELETE',
-      headers: { authorization: auth },
-    });
-    if (gone.status !== 202) throw new Error(`upload: DELETE answered HTTP ${gone.status}`);
-    const task = (await gone.json()).status.execution_context.task_uuid;
-    for (const deadline = Date.now() + 60_000; ; ) {
-      const res = await fetch(`${url}/api/svc/v3/tasks/${task}`, { headers: { authorization: auth } });
-      const { status } = await res.json();
-      if (status === 'SUCCEEDED') break;
-      if (status === 'FAILED' || status === 'ABORTED') throw new Error(`upload: the delete task ended ${status}`);
-      if (Date.now() > deadline) throw new Error(`upload: the delete task is ${status} after 60 s`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await central.deleteImage(created.metadata.uuid, { timeoutMs: 60_000, intervalMs: 20 });
     return ms;
   };
   /** ms of one raw write of the bytes to a file beside the simulator's */

@@ -88,11 +88,9 @@ const knownCategory = (rng) => {
  */
 function tame(value, rng, key) {
   if (Array.isArray(value)) return value.map((v) => tame(v, rng, key));
-  if (value && typeof value === 'object' && key === 'categories' && rng() < 0.7)
-    return Object.fromEntries([knownCategory(rng)]);
-  if (value && typeof value === 'object' && key === 'categories_mapping' && rng() < 0.7) {
+  if (value && typeof value === 'object' && (key === 'categories' || key === 'categories_mapping') && rng() < 0.7) {
     const [name, known] = knownCategory(rng);
-    return { [name]: [known] };
+    return { [name]: key === 'categories' ? known : [known] };
   }
   if (value && typeof value === 'object')
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, tame(v, rng, k)]));
