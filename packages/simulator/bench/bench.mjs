@@ -16,7 +16,6 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { commandLine, fromEnv, integer } from '@svc/args';
-import { createCentralClient } from '@svc/client';
 
 const USAGE =
   'Usage: [BENCH_UPLOAD_BYTES=1073741824] [BENCH_SECONDS=4] [BENCH_ROUNDS=5] [BENCH_SCALE=100,1000,10000,100000] npm run bench -w @svc/simulator   (no options)';
@@ -36,6 +35,8 @@ const [{ startMock }, { apis }, { default: autocannon }, { median, scaleBench, s
   import('./scale.mjs'),
 ]);
 scaleSizes(); // checked before the long runs
+// built by turbo before `bench`: after every check, so that a bad setting is answered without it
+const { createCentralClient } = await import('@svc/client');
 const CONNECTIONS = 32;
 // as `npm run simulator` runs it (root package.json): a small young generation keeps RSS low under load
 const SIM_NODE_FLAGS = ['--max-semi-space-size=4'];
