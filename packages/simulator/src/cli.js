@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { integer, parseCommandLine, port, UsageError, usageExit } from '@svc/args';
 import { parse as parseYaml } from 'yaml';
 import { checkTopology } from './domain/topology.js';
-import { DEFAULT_DATA_DIR, parseFaults, startSimulator } from './index.js';
+import { DataDirLocked, DEFAULT_DATA_DIR, parseFaults, startSimulator } from './index.js';
 
 /**
  * A path as printed: relative to the working directory, so no absolute local path reaches a log.
@@ -165,6 +165,13 @@ let sim;
 try {
   sim = await startSimulator(opts);
 } catch (error) {
+  if (error instanceof DataDirLocked) {
+    // exit 2, as a bad argument: this --data cannot be used now
+    console.error(
+      `simulator: the data dir ${shown(opts.dataDir)} is in use by another simulator${error.pid ? ` (PID ${error.pid})` : ''}; stop it, or give another --data`,
+    );
+    process.exit(2);
+  }
   console.error(`simulator: ${error.message}`);
   process.exit(1);
 }

@@ -1,6 +1,7 @@
 // Errors of the simulator: the one error type answers carry (HttpError), the one not-found builder,
 // and the one mapper from any thrown value to an answer that never echoes a path of the data
 // directory or a credential.
+import { isStorageFull } from './domain/errors.js';
 
 /** An error answer: the HTTP status, the v3 `reason`, and a message naming the field or entity. */
 export class HttpError extends Error {
@@ -36,16 +37,6 @@ export function notFound(kind, uuid) {
 }
 
 /**
- * 409: the entity is busy or in a state that refuses the request.
- * @param {string} message  names the entity and what to do
- * @returns {HttpError}
- */
-export const conflict = (message) => new HttpError(409, 'CONCURRENT_REQUESTS_NOT_ALLOWED', message);
-
-/** Error codes of a full disk: the file system's and SQLite's. */
-const DISK_FULL = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
-
-/**
  * Removes from a message every secret given (the data directory, a password) and the
  * `user:password@` of URLs.
  * @param {string} text
@@ -69,7 +60,7 @@ export function redact(text, secrets = []) {
 export function toHttpError(error, secrets) {
   if (error instanceof HttpError) return error;
   const e = /** @type {any} */ (error);
-  if (DISK_FULL.has(e?.code))
+  if (isStorageFull(e))
     return new HttpError(
       507,
       'INSUFFICIENT_STORAGE',

@@ -9,6 +9,8 @@
  * @property {number} [latencyMs] milliseconds added before every answer
  * @property {number} [taskFailRate] share of tasks that end FAILED, 0..1
  * @property {number} [retryAfterSeconds] the Retry-After of a 503/429 (default 1)
+ * @property {number} [killAt] the crash tests' seam: the process kills itself (SIGKILL) just before its
+ *   Nth durable write, counted from its start (domain/durable.js); 0 or absent: never
  */
 
 /**
@@ -25,11 +27,13 @@ const KEYS = {
   latency: 'latencyMs',
   'task-fail': 'taskFailRate',
   'retry-after': 'retryAfterSeconds',
+  'kill-at': 'killAt',
 };
 
 /**
  * Parses the CLI's `--faults` value: comma-separated `key=value`, keys `503`, `429` (rates 0..1),
- * `latency` (ms), `task-fail` (rate 0..1), `retry-after` (seconds). Example: `503=0.1,429=0.05,latency=20,task-fail=0.2`.
+ * `latency` (ms), `task-fail` (rate 0..1), `retry-after` (seconds), `kill-at` (the crash tests' Nth durable
+ * write). Example: `503=0.1,429=0.05,latency=20,task-fail=0.2`.
  * @param {string} text
  * @returns {FaultOptions}
  * @throws {Error} naming the key and the rule, for an unknown key or a value out of range
@@ -53,6 +57,8 @@ export function parseFaults(text) {
     if (name.endsWith('Rate') || name.startsWith('rate')) {
       if (value > 1) throw new Error(`--faults: ${key} is a rate between 0 and 1, not ${raw}`);
     }
+    if (name === 'killAt' && !Number.isInteger(value))
+      throw new Error(`--faults: kill-at is a count of durable writes (an integer >= 1), not ${raw}`);
     out[name] = value;
   }
   return out;

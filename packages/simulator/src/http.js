@@ -6,6 +6,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { HTTP_METHODS, isReadOnly, mediaKind } from '@svc/oas';
 import { percentDecode } from './decode.js';
+import { DomainError } from './domain/errors.js';
 import { HttpError, toHttpError } from './errors.js';
 
 export { HttpError } from './errors.js';
@@ -224,6 +225,10 @@ export function createListener({ apis, domain, user, password, faults, secrets, 
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
+  /** The answer to an error: the API's words for the domain's, the one mapper for anything else. */
+  const answerOf = (error, api) =>
+    error instanceof DomainError ? (api ?? apis[0]).adapter.mapError(error) : toHttpError(error, secrets);
+
   const mountOf = (pathname) => mounts.find((m) => pathname === m.base || pathname.startsWith(`${m.base}/`));
   const noApiAt = (pathname) =>
     new HttpError(
@@ -306,8 +311,7 @@ export function createListener({ apis, domain, user, password, faults, secrets, 
       if (answer.stream) answer.stream.destroy?.();
       return { status: answer.status, body: answer.json !== undefined ? JSON.parse(answer.json) : answer.body };
     } catch (error) {
-      let known = toHttpError(error, secrets);
-      if (api?.adapter.adaptError) known = api.adapter.adaptError(known);
+      const known = answerOf(error, api);
       return { status: known.status, body: (api ?? apis[0]).adapter.errorBody(known, operationId) };
     }
   }
@@ -439,10 +443,9 @@ export function createListener({ apis, domain, user, password, faults, secrets, 
       sendJson(res, answer.status, sent, answer.headers);
     } catch (error) {
       if (req.socket?.destroyed !== false || res.destroyed) return; // the client went away: nobody to answer
-      let known = toHttpError(error, secrets);
+      const known = answerOf(error, api);
       if (!(error instanceof HttpError) && known.status === 500)
         console.error(`simulator: ${operationId ?? 'request'}: ${known.message}`);
-      if (api?.adapter.adaptError) known = api.adapter.adaptError(known);
       if (res.headersSent) {
         res.destroy();
         return;

@@ -8,12 +8,16 @@ import { dirname, join, resolve } from 'node:path';
 import { root } from '@svc/oas/apis';
 import { adapters } from './apis/index.js';
 import { loadApis, packed } from './bundles.js';
+import { killAtWrite } from './domain/durable.js';
 import { createDomain } from './domain/index.js';
 import { createFaults } from './faults.js';
 import { createListener } from './http.js';
+import { lockDataDir } from './lock.js';
+import { upgrade } from './migrate.js';
 import { SAMPLE_PATH, sampleImage } from './samples.js';
 
 export { parseFaults } from './faults.js';
+export { DataDirLocked } from './lock.js';
 
 // Not `import ... from 'node:http'`: on Node 26 an ES import of node:http reads every export, and
 // its lazy `WebSocket` getter loads undici and node:http2 (some 100 ms of start-up and 16 MB of
@@ -92,6 +96,7 @@ function makeDirectory(dir) {
  * await sim.close();
  * @param {SimulatorOptions} options
  * @returns {Promise<RunningSimulator>}
+ * @throws {DataDirLocked} when another simulator uses `dataDir`
  * @throws {Error} naming the option when one is invalid, `dataDir` cannot be made a directory, a bundle is
  *   missing, or the port is taken
  */
@@ -128,26 +133,38 @@ export async function startSimulator(options) {
     // the code, not Node's message: that one carries the local path
     throw new Error(`startSimulator: dataDir cannot be made a directory (${error.code ?? error.message})`);
   }
-  const apis = await loadApis();
-  const tls = http
-    ? undefined
-    : options.cert
-      ? { cert: options.cert, key: options.key }
-      : await certificate(dataDir, host);
+  const lock = lockDataDir(dataDir);
+  let apis;
+  let tls;
+  try {
+    apis = await loadApis();
+    tls = http ? undefined : options.cert ? { cert: options.cert, key: options.key } : await certificate(dataDir, host);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   const faults = createFaults(faultOptions, seed);
+  if (faultOptions?.killAt) killAtWrite(faultOptions.killAt);
   /** @type {number | undefined} the bound port, once listening: the simulator's own URLs are fetched trusting its certificate */
   let bound;
   const own = (u) => ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname) && Number(u.port) === bound;
-  const domain = createDomain({
-    dataDir,
-    taskMs: taskSeconds * 1000,
-    faults,
-    seed,
-    topology,
-    sourceLimitBytes,
-    sourceTimeoutMs,
-    trust: (u) => (tls && own(u) ? tls.cert : undefined),
-  });
+  let domain;
+  try {
+    domain = createDomain({
+      dataDir,
+      taskMs: taskSeconds * 1000,
+      faults,
+      seed,
+      topology,
+      sourceLimitBytes,
+      sourceTimeoutMs,
+      trust: (u) => (tls && own(u) ? tls.cert : undefined),
+      upgrade,
+    });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   const mounted = apis.map((api) => {
     const adapter = adapters[api.name];
     if (!adapter) throw new Error(`startSimulator: no adapter in src/apis/ for the API "${api.name}"`);
@@ -180,6 +197,7 @@ export async function startSimulator(options) {
     });
   } catch (error) {
     domain.close();
+    lock.release();
     throw new Error(`startSimulator: cannot listen on ${host}:${port}: ${error.message}`);
   }
   server.on('clientError', (_error, socket) => socket.destroy());
@@ -201,6 +219,7 @@ export async function startSimulator(options) {
           server.closeAllConnections();
         });
         domain.close();
+        lock.release();
       })();
       return closing;
     },

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { listQuery, pageOf } from '../src/apis/lists.js';
 import { collationKey } from '../src/domain/collation.js';
-import { listQuery, pageOf } from '../src/domain/lists.js';
 import { openStore } from '../src/domain/store.js';
 
 const RUNS = Number(process.env.STORE_RUNS ?? 60);

@@ -1,7 +1,7 @@
 // Categories: the predefined ones production ships (name -> values). An entity's categories
 // (`{ name: value }`) and categories_mapping (`{ name: [values] }`) must name existing
 // name:value pairs; both are kept and answered back exactly as sent.
-import { HttpError } from '../errors.js';
+import { Invalid } from './errors.js';
 
 /** The predefined categories of a fresh production install that automation relies on. */
 export const PREDEFINED_CATEGORIES = {
@@ -21,27 +21,22 @@ export function createCategories(defined = PREDEFINED_CATEGORIES) {
     /**
      * Checks that every pair of `categories` and `categories_mapping` exists.
      * @param {{ categories?: Record<string, string>, categoriesMapping?: Record<string, string[]> }} given
-     * @param {string} field  where they were sent (`metadata`)
-     * @throws {HttpError} 422 INVALID_REQUEST naming the field and each unknown `name:value`
+     * @throws {Invalid} naming `categories.<name>` or `categoriesMapping.<name>` for each unknown `name:value`
      */
-    check({ categories = {}, categoriesMapping = {} }, field) {
+    check({ categories = {}, categoriesMapping = {} }) {
       /** @type {Record<string, string>} */
       const details = {};
       for (const [name, value] of Object.entries(categories))
-        if (!has(name, value)) details[`${field}.categories.${name}`] = `category ${name}:${value} does not exist`;
+        if (!has(name, value)) details[`categories.${name}`] = `category ${name}:${value} does not exist`;
       for (const [name, values] of Object.entries(categoriesMapping))
         for (const value of values)
-          if (!has(name, value))
-            details[`${field}.categories_mapping.${name}`] = `category ${name}:${value} does not exist`;
-      const unknown = Object.values(details);
-      if (unknown.length)
-        throw new HttpError(
-          422,
-          'INVALID_REQUEST',
-          `Request could not be processed: ${unknown.join('; ')} (the categories are ${Object.entries(defined)
-            .map(([n, v]) => `${n}: ${v.join(', ')}`)
-            .join('; ')})`,
+          if (!has(name, value)) details[`categoriesMapping.${name}`] = `category ${name}:${value} does not exist`;
+      if (Object.keys(details).length)
+        throw new Invalid(
           details,
+          `the categories are ${Object.entries(defined)
+            .map(([n, v]) => `${n}: ${v.join(', ')}`)
+            .join('; ')}`,
         );
     },
   };

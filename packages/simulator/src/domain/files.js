@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto';
 import {
   createReadStream,
-  createWriteStream,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -18,6 +17,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { redact } from '../errors.js';
+import { durable } from './durable.js';
 import { TaskError } from './tasks.js';
 
 /** Error codes of the local file system (as opposed to the network) while storing fetched bytes. */
@@ -60,27 +60,38 @@ function release(chunk) {
 }
 
 /**
- * A file stream that frees each chunk once it is on disk. Why: a request's body arrives in 64 KiB
- * buffers whose JS objects are tiny, so V8 collects them only after some 64 MB of them, and glibc
- * keeps the freed memory: a 1 GiB upload raised the RSS by 65 MB. Freed at once, the next chunk
- * takes the same memory. Only for chunks that nothing else holds: a request's body (Node's HTTP
- * parser copies each into a buffer of its own).
+ * The file stream of every image file: each write is a durable write (durable.js, the crash
+ * tests' seam), and, with `releasing`, each chunk is freed once it is on disk. Why free: a
+ * request's body arrives in 64 KiB buffers whose JS objects are tiny, so V8 collects them only
+ * after some 64 MB of them, and glibc keeps the freed memory: a 1 GiB upload raised the RSS by
+ * 65 MB. Freed at once, the next chunk takes the same memory. Only for chunks that nothing else
+ * holds: a request's body (Node's HTTP parser copies each into a buffer of its own).
  */
-class ReleasingWriteStream extends WriteStream {
+class ImageWriteStream extends WriteStream {
+  releasing = false;
   /** @param {Buffer} chunk @param {BufferEncoding} encoding @param {(error?: Error | null) => void} done */
   _write(chunk, encoding, done) {
+    durable('write');
     super._write(chunk, encoding, (error) => {
-      release(chunk);
+      if (this.releasing) release(chunk);
       done(error);
     });
   }
   /** @param {{ chunk: Buffer, encoding: BufferEncoding }[]} chunks @param {(error?: Error | null) => void} done */
   _writev(chunks, done) {
+    durable('write');
     super._writev(chunks, (error) => {
-      for (const { chunk } of chunks) release(chunk);
+      if (this.releasing) for (const { chunk } of chunks) release(chunk);
       done(error);
     });
   }
+}
+
+/** Removes a file, a durable write when there is one to remove. */
+function unlink(path) {
+  if (!existsSync(path)) return;
+  durable('unlink');
+  rmSync(path, { force: true });
 }
 
 /**
@@ -111,10 +122,9 @@ export function createFiles(dataDir) {
     let size = 0;
     // 1 MiB of buffer lets fs coalesce the socket's 64 KiB chunks into fewer, larger writes
     const options = { highWaterMark: 1 << 20 };
-    const file = ours
-      ? // @ts-expect-error fs.WriteStream takes (path, options); @types/node declares no constructor arguments
-        new ReleasingWriteStream(part, options)
-      : createWriteStream(part, options);
+    // @ts-expect-error fs.WriteStream takes (path, options); @types/node declares no constructor arguments
+    const file = new ImageWriteStream(part, options);
+    file.releasing = ours;
     // nothing to count, hash or report on the way: the shortest pipe, socket to file
     const plain = limit === Infinity && !hash && !progress;
     const count = new Transform({
@@ -129,14 +139,17 @@ export function createFiles(dataDir) {
     try {
       await (plain ? pipeline(source, file, { signal }) : pipeline(source, count, file, { signal }));
     } catch (error) {
-      rmSync(part, { force: true });
+      unlink(part);
       throw error;
     }
     return {
       size: plain ? file.bytesWritten : size,
       digest: hash?.digest('hex'),
-      commit: () => renameSync(part, pathOf(uuid)),
-      discard: () => rmSync(part, { force: true }),
+      commit() {
+        durable('rename');
+        renameSync(part, pathOf(uuid));
+      },
+      discard: () => unlink(part),
     };
   }
 
@@ -147,19 +160,22 @@ export function createFiles(dataDir) {
     read: (uuid) => createReadStream(pathOf(uuid)),
     /** Removes the image's file and any partial one. */
     remove: (uuid) => {
-      rmSync(pathOf(uuid), { force: true });
-      for (const writer of ['upload', 'fetch']) rmSync(`${pathOf(uuid)}.${writer}.part`, { force: true });
+      unlink(pathOf(uuid));
+      for (const writer of ['upload', 'fetch']) unlink(`${pathOf(uuid)}.${writer}.part`);
     },
     /**
-     * Removes every partial file (start-up: nothing is writing yet, so each is left by a stop).
-     * @returns {string[]} the UUIDs whose partial files were removed
+     * Start-up: removes every partial file (nothing is writing yet, so each was left by a stop),
+     * and every image file that `keep` does not claim (its image is gone, or its bytes were never
+     * acknowledged).
+     * @param {(uuid: string) => boolean} keep
+     * @returns {string[]} the names of the files removed
      */
-    removeParts() {
+    sweep(keep) {
       const removed = [];
       for (const name of readdirSync(dir)) {
-        if (!name.endsWith('.part')) continue;
-        rmSync(join(dir, name), { force: true });
-        removed.push(name.split('.')[0]);
+        if (!name.endsWith('.part') && keep(name)) continue;
+        unlink(join(dir, name));
+        removed.push(name);
       }
       return removed;
     },

@@ -1,13 +1,20 @@
-// Images: the one image store behind v3, v0.8 and v2.0, and its one state machine. Every write of
-// an image's state happens here; the API adapters translate the wire to these calls.
+// Images: the one image store behind v3, v0.8 and v2.0. Every change of an image goes through
+// its transition table (transitions.js `IMAGE`), in one transaction with the task it starts; a
+// task's end moves the image only from the state the task left it in. The API adapters translate
+// the wire to these calls and word the domain's errors their way.
 //
-// States: PENDING (created, updated, or its source being fetched) -> COMPLETE, or ERROR when the
-// source cannot be fetched; DELETE_PENDING -> gone. Bytes come from exactly one writer at a time,
-// whichever API asks: the `writer` slot (`upload` or `fetch`) is taken in a transaction of the store
-// and persisted, so a stop mid-write is seen and resolved at the next start (`recover`).
-import { conflict, HttpError, notFound } from '../errors.js';
+// Bytes come from exactly one writer at a time, whichever API asks: the writer slot is taken in
+// a transaction (with a token, so that only its holder releases it) and is persisted, so a stop
+// mid-write is seen and undone at the next start (`recover`). A file is renamed into place before
+// the transaction that acknowledges it: a stop between the two leaves a file that start-up
+// removes, never an acknowledged image without its bytes.
+import { randomUUID } from 'node:crypto';
+import { ChecksumMismatch, Conflict, Invalid, MovedOn, NotFound, Refused } from './errors.js';
 import { DONE, TaskError } from './tasks.js';
 import { iso, nowUs } from './time.js';
+import { BEFORE, hasData, IMAGE, rowOf, shown } from './transitions.js';
+
+export { hasData } from './transitions.js';
 
 /**
  * @typedef {object} Image  an image document (the store's `image` kind)
@@ -24,15 +31,17 @@ import { iso, nowUs } from './time.js';
  * @property {Record<string, string>} categories   v3 `metadata.categories`, as sent
  * @property {Record<string, string[]>} [categoriesMapping]  v3 `metadata.categories_mapping`, as sent
  * @property {boolean} [useCategoriesMapping]  v3 `metadata.use_categories_mapping`
- * @property {'PENDING' | 'COMPLETE' | 'ERROR' | 'DELETE_PENDING'} state
+ * @property {'CREATING' | 'UPDATING' | 'STAGING' | 'COMPLETE' | 'ERROR' | 'DELETING'} state  a state of transitions.js IMAGE
+ * @property {Image['state']} [before]  the state to return to when the running update or delete ends
  * @property {number | null} sizeBytes  null until the image has its bytes
  * @property {string} [containerUuid]
  * @property {string} [clusterUuid]
  * @property {number} createdUs
  * @property {number} updatedUs
  * @property {number} specVersion
- * @property {string} [taskUuid]   the last task started on it
- * @property {'upload' | 'fetch'} [writer]  who is writing its bytes now
+ * @property {string} [taskUuid]   the last task started on it (the running one, in CREATING, UPDATING, STAGING, DELETING)
+ * @property {'upload' | 'stage'} [writer]  who is writing its bytes now
+ * @property {string} [writerToken]  the claim of that writer
  * @property {string} [error]      why it is in ERROR
  */
 
@@ -45,7 +54,7 @@ import { iso, nowUs } from './time.js';
 export const imageAttributes = (i) => ({
   name: i.name,
   uuid: i.uuid,
-  state: i.state,
+  state: i.state === undefined ? undefined : shown(IMAGE, i.state),
   image_type: i.imageType,
   architecture: i.architecture,
   description: i.description,
@@ -68,12 +77,24 @@ export const IMAGE_SORT = ['name', 'uuid', 'state', 'image_type', 'creation_time
  */
 export const imageIndexes = (i) => ({
   ...imageAttributes(i),
-  // `uploading`: the flag of data dirs written before the writer slot
-  _writer: i.writer ?? (i.uploading ? 'upload' : undefined),
+  _writer: i.writer,
 });
 
-/** @param {Image} i */
-export const hasData = (i) => i.sizeBytes !== null && i.sizeBytes !== undefined;
+/** What an image is doing, for a refusal: its shown state, and its running task or writer. */
+function doing(image) {
+  const running = {
+    CREATING: 'its create task runs',
+    UPDATING: 'its update task runs',
+    STAGING: 'its upload task runs',
+    DELETING: 'it is being deleted',
+  }[image.state];
+  const parts = [`it is ${shown(IMAGE, image.state)}`];
+  if (running) parts.push(running);
+  if (image.writer) parts.push('it is receiving its data (an upload)');
+  else if (image.state === 'CREATING' && image.sourceUri) parts.push('its source_uri is being fetched');
+  else if (hasData(image)) parts.push(`it has its data already (${image.sizeBytes} bytes)`);
+  return parts.join(', ');
+}
 
 /**
  * @param {object} o
@@ -84,153 +105,162 @@ export const hasData = (i) => i.sizeBytes !== null && i.sizeBytes !== undefined;
  * @param {number} o.sourceLimitBytes  largest source fetched
  * @param {number} o.sourceTimeoutMs   time limit of one fetch
  * @param {(url: URL) => string | undefined} [o.trust]  the CA to trust for a source URL (the simulator's own)
+ * @param {(fn: () => void) => void} o.retry  runs a write that must happen (releasing a writer) again
+ *   later when the disk refuses it now
  */
-export function createImages({ store, tasks, files, topology, sourceLimitBytes, sourceTimeoutMs, trust }) {
-  /** Changes an image in one transaction and stamps `updatedUs`; undefined when it is gone. */
-  const change = (uuid, fn) =>
-    store.update('image', uuid, (i) => {
-      fn(i);
-      i.updatedUs = nowUs();
-    });
-
-  /** @returns {Image} @throws {HttpError} 404 */
+export function createImages({ store, tasks, files, topology, sourceLimitBytes, sourceTimeoutMs, trust, retry }) {
+  /** @returns {Image} @throws {NotFound} */
   function require(uuid) {
     const image = store.get('image', uuid);
-    if (!image) throw notFound('image', uuid);
+    if (!image) throw new NotFound('image', uuid);
     return image;
-  }
-
-  /** Starts a task on an image and records it as the image's last task. */
-  function startTask(operation, image, params) {
-    const task = tasks.start({ operation, entity: { kind: 'image', uuid: image.uuid, name: image.name }, params });
-    const stored = store.update('image', image.uuid, (i) => {
-      i.taskUuid = task.uuid;
-    });
-    return { image: stored ?? image, task };
   }
 
   /**
-   * Takes the image's one writer slot, in one transaction with the checks of the state.
+   * Moves an image by its table in the open transaction: the row of `event` for its state, or a
+   * refusal; `change` fills the rest (fields, a task). Stamps `updatedUs`.
    * @param {string} uuid
-   * @param {'upload' | 'fetch'} writer
-   * @returns {Image}
-   * @throws {HttpError} 404, or 409 when the image is being deleted, has its bytes, or another writer holds the slot
+   * @param {string} event  a row's `event`
+   * @param {(image: Image, row: import('./transitions.js').Row) => void} [change]
+   * @param {any} [params]  of the task the row starts
+   * @returns {Image} the image as stored
+   * @throws {NotFound} | {Refused}
    */
-  function claim(uuid, writer) {
-    const image = store.update('image', uuid, (i) => {
-      if (i.state === 'DELETE_PENDING') throw conflict(`image ${uuid} is being deleted.`);
-      if (i.writer === 'fetch' || (writer === 'upload' && i.sourceUri && i.state === 'PENDING' && !hasData(i)))
-        throw conflict(
-          `image ${uuid} is being created from its source_uri; the upload is for images created without one.`,
-        );
-      if (i.writer) throw conflict(`image ${uuid} is receiving an upload already.`);
-      if (hasData(i))
-        throw conflict(
-          `image ${uuid} has its data already (${i.sizeBytes} bytes); create a new image to upload other data.`,
-        );
-      i.writer = writer;
+  function move(uuid, event, change, params = {}) {
+    return store.batch(() => {
+      const image = require(uuid);
+      const row = rowOf(IMAGE, image, event);
+      if (!row) throw new Refused('image', uuid, event, doing(image));
+      if (row.to === BEFORE) {
+        image.state = image.before ?? 'COMPLETE';
+        delete image.before;
+      } else if (row.to !== null && IMAGE.states[row.to]) {
+        if (row.to === 'UPDATING' || row.to === 'DELETING') image.before = image.state;
+        image.state = /** @type {Image['state']} */ (row.to);
+      }
+      change?.(image, row);
+      image.updatedUs = nowUs();
+      if (row.task) {
+        image.taskUuid = tasks.start({
+          operation: row.task,
+          entity: { kind: 'image', uuid, name: image.name },
+          params,
+        }).uuid;
+      }
+      store.put('image', uuid, image);
+      return image;
     });
-    if (!image) throw notFound('image', uuid);
-    return image;
   }
 
-  const release = (uuid) =>
-    store.update('image', uuid, (i) => {
-      delete i.writer;
-    });
+  /**
+   * The end of a task on its image, compare-and-set: only while the image is where the task
+   * left it (its running task, and a state the row takes).
+   * @throws {MovedOn} when it is not (the task then changes nothing)
+   */
+  function ending(task, event, change) {
+    const image = store.get('image', task.entity.uuid);
+    const row = image && image.taskUuid === task.uuid ? rowOf(IMAGE, image, event) : undefined;
+    if (!image || !row) throw new MovedOn('image', task.entity.uuid, image ? doing(image) : 'gone', event);
+    if (row.to === null) {
+      store.remove('image', image.uuid);
+      return;
+    }
+    move(image.uuid, event, change);
+  }
 
-  const containerOf = () => topology.containers()[0];
+  /**
+   * Takes the image's one writer slot, in one transaction with the checks of its table.
+   * @param {string} uuid
+   * @param {'upload' | 'stage'} event  v3 upload, or the v0.8 two-phase upload
+   * @returns {{ image: Image, token: string }}
+   * @throws {NotFound} | {Refused}
+   */
+  function claim(uuid, event) {
+    const token = randomUUID();
+    const image = move(uuid, event, (i) => {
+      i.writer = event;
+      i.writerToken = token;
+    });
+    return { image, token };
+  }
+
+  /** Gives the writer slot back (the bytes did not all arrive); again later when the disk refuses it now. */
+  function release(uuid, token) {
+    const free = () =>
+      store.update('image', uuid, (i) => {
+        if (i.writerToken !== token) return false;
+        delete i.writer;
+        delete i.writerToken;
+      });
+    try {
+      free();
+    } catch {
+      retry(free);
+    }
+  }
+
+  const defaultContainer = () => topology.containers()[0];
 
   tasks.define({
     create_image: {
       async run(task, signal, progress) {
         const image = store.get('image', task.entity.uuid);
-        if (!image?.sourceUri) return;
-        try {
-          claim(image.uuid, 'fetch');
-        } catch (error) {
-          throw new TaskError('CONFLICT', error.message);
-        }
-        try {
-          const size = await files.fetchSource(image.uuid, image.sourceUri, {
-            limit: sourceLimitBytes,
-            timeoutMs: sourceTimeoutMs,
-            insecure: image.insecureSource,
-            signal,
-            progress,
-            trust,
-          });
-          change(image.uuid, (i) => {
-            i.fetchedBytes = size;
-            delete i.writer;
-          });
-        } finally {
-          if (store.get('image', image.uuid)?.writer === 'fetch') release(image.uuid);
-        }
+        if (!image?.sourceUri || image.state !== 'CREATING' || image.taskUuid !== task.uuid) return;
+        // idempotent: a file in place is this task's own fetch, renamed before a stop
+        if (files.size(image.uuid) !== undefined) return;
+        await files.fetchSource(image.uuid, image.sourceUri, {
+          limit: sourceLimitBytes,
+          timeoutMs: sourceTimeoutMs,
+          insecure: image.insecureSource,
+          signal,
+          progress,
+          trust,
+        });
       },
       succeed(task) {
-        change(task.entity.uuid, (i) => {
-          i.state = 'COMPLETE';
-          if (i.fetchedBytes !== undefined) {
-            i.sizeBytes = i.fetchedBytes;
-            delete i.fetchedBytes;
-            i.containerUuid ??= containerOf()?.uuid;
+        ending(task, 'create_image succeeded', (i) => {
+          if (i.sourceUri) {
+            i.sizeBytes = files.size(i.uuid) ?? 0;
+            i.containerUuid ??= defaultContainer()?.uuid;
           }
-          i.clusterUuid ??= containerOf()?.clusterUuid;
+          i.clusterUuid ??= defaultContainer()?.clusterUuid;
         });
       },
       fail(task, error) {
-        change(task.entity.uuid, (i) => {
-          i.state = 'ERROR';
+        ending(task, 'create_image failed', (i) => {
           i.error = error.message;
+          // fetched bytes not kept: the image shows no size
+          if (i.sourceUri && !hasData(i)) store.afterCommit(() => files.remove(i.uuid));
         });
       },
     },
     update_image: {
-      succeed(task) {
-        change(task.entity.uuid, (i) => {
-          i.state = i.previousState === 'PENDING' ? 'COMPLETE' : (i.previousState ?? 'COMPLETE');
-          delete i.previousState;
-        });
-      },
-      fail(task) {
-        change(task.entity.uuid, (i) => {
-          i.state = i.previousState ?? 'COMPLETE';
-          delete i.previousState;
-        });
-      },
+      succeed: (task) => ending(task, 'update_image ended'),
+      fail: (task) => ending(task, 'update_image ended'),
     },
     delete_image: {
       succeed(task) {
-        store.remove('image', task.entity.uuid);
-        files.remove(task.entity.uuid);
+        ending(task, 'delete_image succeeded');
+        // after the commit: a stop before the unlink leaves a file that start-up removes
+        store.afterCommit(() => files.remove(task.entity.uuid));
       },
-      fail(task) {
-        change(task.entity.uuid, (i) => {
-          i.state = 'COMPLETE';
-        });
-      },
+      fail: (task) => ending(task, 'delete_image failed'),
     },
     upload_image: {
       async run(task) {
         if (files.size(task.entity.uuid) === undefined)
-          throw new TaskError(
-            'DATA_LOST',
-            'the uploaded data of the image is gone (the simulator stopped before it was kept); upload again',
-          );
+          throw new TaskError('DATA_LOST', 'the uploaded data of the image is gone; upload again');
       },
       succeed(task) {
-        change(task.entity.uuid, (i) => {
+        ending(task, 'upload_image succeeded', (i) => {
           i.sizeBytes = files.size(i.uuid) ?? 0;
           i.containerUuid = task.params.containerUuid;
           i.clusterUuid ??= topology.container(task.params.containerUuid)?.clusterUuid;
-          i.state = 'COMPLETE';
-          delete i.writer;
         });
       },
       fail(task) {
-        files.remove(task.entity.uuid);
-        release(task.entity.uuid);
+        ending(task, 'upload_image failed');
+        store.afterCommit(() => files.remove(task.entity.uuid));
       },
     },
   });
@@ -251,29 +281,37 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
     generation: () => store.generation('image'),
 
     /**
-     * Creates an image (PENDING) and its create task, which fetches `sourceUri` when there is one.
+     * Creates an image (CREATING) and its create task, in one transaction; the task fetches
+     * `sourceUri` when there is one.
      * @param {Partial<Image> & { name: string }} fields
      * @returns {{ image: Image, task: any }}
-     * @throws {HttpError} 409 when `fields.uuid` is taken
+     * @throws {Conflict} `exists` when `fields.uuid` is taken
      */
     create(fields) {
-      const uuid = fields.uuid ?? crypto.randomUUID();
-      if (store.get('image', uuid))
-        throw new HttpError(409, 'ENTITY_ALREADY_EXISTS', `image : ${uuid} already exists.`);
-      const now = nowUs();
-      /** @type {Image} */
-      const image = {
-        categories: {},
-        ...fields,
-        uuid,
-        state: 'PENDING',
-        sizeBytes: null,
-        createdUs: now,
-        updatedUs: now,
-        specVersion: 0,
-      };
-      store.put('image', uuid, image);
-      return startTask('create_image', image);
+      const uuid = fields.uuid ?? randomUUID();
+      return store.batch(() => {
+        if (store.get('image', uuid)) throw new Conflict('exists', `image : ${uuid} already exists.`);
+        const now = nowUs();
+        const row = /** @type {import('./transitions.js').Row} */ (rowOf(IMAGE, undefined, 'create'));
+        const task = tasks.start({
+          operation: /** @type {string} */ (row.task),
+          entity: { kind: 'image', uuid, name: fields.name },
+        });
+        /** @type {Image} */
+        const image = {
+          categories: {},
+          ...fields,
+          uuid,
+          state: /** @type {Image['state']} */ (row.to),
+          sizeBytes: null,
+          createdUs: now,
+          updatedUs: now,
+          specVersion: 0,
+          taskUuid: task.uuid,
+        };
+        store.put('image', uuid, image);
+        return { image, task };
+      });
     },
 
     /**
@@ -282,123 +320,146 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
      * nothing to add; images already in the catalogue are kept.
      * @param {string} clusterUuid
      * @returns {any} the import task
-     * @throws {HttpError} 404 for an unknown cluster; 422 for the central endpoint itself
+     * @throws {NotFound} for an unknown cluster; {Invalid} `cluster` for the central endpoint itself
      */
     migrate(clusterUuid) {
       const cluster = topology.cluster(clusterUuid);
-      if (!cluster) throw notFound('cluster', clusterUuid);
+      if (!cluster) throw new NotFound('cluster', clusterUuid);
       if (cluster.central)
-        throw new HttpError(
-          422,
-          'INVALID_REQUEST',
-          `cluster_reference: ${clusterUuid} is the central endpoint itself; name a registered cluster`,
-          { 'cluster_reference.uuid': 'must be a registered cluster, not the central endpoint' },
-        );
-      return tasks.start({
-        operation: 'migrate_images',
-        entity: { kind: 'cluster', uuid: cluster.uuid, name: cluster.name },
-      });
+        throw new Invalid({ cluster: `${clusterUuid} is the central endpoint itself; name a registered cluster` });
+      return store.batch(() =>
+        tasks.start({
+          operation: 'migrate_images',
+          entity: { kind: 'cluster', uuid: cluster.uuid, name: cluster.name },
+        }),
+      );
     },
 
     /**
      * Updates an image's fields (each key given is set, `undefined` included) and bumps its
-     * `specVersion`; the image is PENDING until the update task ends.
+     * `specVersion`; the image is UPDATING until the update task ends.
      * @param {string} uuid
      * @param {Partial<Image>} fields
-     * @param {{ specVersion?: number }} [expect]  the spec_version the client read (v3): another answers 409
+     * @param {{ specVersion?: number }} [expect]  the spec_version the client read (v3)
      * @returns {{ image: Image, task: any }}
-     * @throws {HttpError} 404; 409 when the image is being deleted or `expect.specVersion` is stale
+     * @throws {NotFound}; {Refused} in a state that takes no update; {Conflict} `stale` when `expect.specVersion` is not current
      */
     update(uuid, fields, expect = {}) {
-      // one transaction: the spec_version check and the write cannot interleave with another update
-      const updated = change(uuid, (image) => {
-        if (image.state === 'DELETE_PENDING') throw conflict(`image ${uuid} is being deleted.`);
-        if (expect.specVersion !== undefined && expect.specVersion !== image.specVersion)
-          throw conflict(
-            `Concurrent requests on image ${uuid} are not allowed; retry with the current spec_version (${image.specVersion}, not ${expect.specVersion}).`,
+      const image = store.batch(() => {
+        const current = require(uuid);
+        if (
+          expect.specVersion !== undefined &&
+          expect.specVersion !== current.specVersion &&
+          rowOf(IMAGE, current, 'update')
+        )
+          throw new Conflict(
+            'stale',
+            `image ${uuid}: spec_version ${expect.specVersion} is not the current one (${current.specVersion}); read the image again and retry`,
           );
-        Object.assign(image, fields);
-        image.specVersion += 1;
-        image.previousState = image.state === 'PENDING' ? (image.previousState ?? 'PENDING') : image.state;
-        image.state = 'PENDING';
+        return move(uuid, 'update', (i) => {
+          Object.assign(i, fields);
+          i.specVersion += 1;
+        });
       });
-      if (!updated) throw notFound('image', uuid);
-      return startTask('update_image', updated);
+      return { image, task: tasks.get(/** @type {string} */ (image.taskUuid)) };
     },
 
     /**
-     * Deletes an image: DELETE_PENDING, then gone with its bytes when the task ends.
+     * Deletes an image: DELETING, then gone with its bytes when the task ends.
      * @param {string} uuid
      * @returns {{ image: Image, task: any }}
-     * @throws {HttpError} 404; 409 when it is being deleted already or receiving its bytes
+     * @throws {NotFound}; {Refused} while another operation runs or bytes arrive
      */
     remove(uuid) {
-      const image = change(uuid, (i) => {
-        if (i.state === 'DELETE_PENDING') throw conflict(`image ${uuid} is already being deleted.`);
-        if (i.writer)
-          throw conflict(
-            `image ${uuid} is receiving its data (${i.writer === 'fetch' ? 'from its source_uri' : 'an upload'}); delete it when that has ended (or abort its task).`,
-          );
-        i.state = 'DELETE_PENDING';
-      });
-      if (!image) throw notFound('image', uuid);
-      return startTask('delete_image', image);
+      const image = move(uuid, 'delete');
+      return { image, task: tasks.get(/** @type {string} */ (image.taskUuid)) };
     },
 
     /**
      * Receives an image's bytes (v3 `PUT .../file`): kept only when complete and, if given, when
-     * their digest matches. The image must have no bytes and no other writer.
+     * their digest matches.
      * @param {string} uuid
      * @param {import('node:stream').Readable} source
-     * @param {{ algorithm?: 'sha1' | 'sha256', expectedDigest?: string, checksumType?: string }} [o]
+     * @param {{ algorithm?: 'sha1' | 'sha256', expectedDigest?: string }} [o]
      * @returns {Promise<Image>}
-     * @throws {HttpError} 404; 409 (see `claim`); 400 on a digest mismatch; the stream's or disk's error
+     * @throws {NotFound}; {Refused} (see the table); {ChecksumMismatch}; the stream's or the disk's error
      */
-    async upload(uuid, source, { algorithm, expectedDigest, checksumType } = {}) {
-      claim(uuid, 'upload');
+    async upload(uuid, source, { algorithm, expectedDigest } = {}) {
+      const { token } = claim(uuid, 'upload');
       let kept;
       try {
         const written = await files.write(uuid, source, { algorithm });
         if (expectedDigest !== undefined && written.digest !== expectedDigest.toLowerCase()) {
           written.discard();
-          throw new HttpError(
-            400,
-            'INVALID_ARGUMENT',
-            `X-Svc-Checksum-Bytes does not match the data: the ${checksumType} of the ${written.size} bytes received is ${written.digest}`,
+          throw new ChecksumMismatch(
+            /** @type {string} */ (algorithm),
+            written.size,
+            /** @type {string} */ (written.digest),
           );
         }
+        // from the check to the acknowledgement, nothing awaits: no other request runs in between
+        if (store.get('image', uuid)?.writerToken !== token) {
+          written.discard();
+          throw new MovedOn('image', uuid, 'no longer held by this upload', 'the upload');
+        }
         written.commit();
-        kept = change(uuid, (i) => {
-          i.sizeBytes = written.size;
-          if (i.state === 'PENDING' && !i.sourceUri) i.state = 'COMPLETE';
-          delete i.writer;
-        });
+        try {
+          kept = store.update('image', uuid, (i) => {
+            i.sizeBytes = written.size;
+            i.updatedUs = nowUs();
+            delete i.writer;
+            delete i.writerToken;
+          });
+        } catch (error) {
+          // renamed into place but not acknowledged: not the image's
+          files.remove(uuid);
+          throw error;
+        }
       } finally {
-        if (!kept) release(uuid);
+        if (!kept) release(uuid, token);
       }
       return kept;
     },
 
     /**
      * Receives an image's bytes in two phases (element v0.8 `PUT .../upload`): the bytes are
-     * kept, then a task puts them in the storage container and the image becomes ACTIVE.
+     * kept, then a task (started in the transaction that acknowledges them) puts them in the
+     * storage container and the image becomes ACTIVE.
      * @param {string} uuid
      * @param {import('node:stream').Readable} source
      * @param {string} containerUuid  an existing storage container
      * @returns {Promise<any>} the upload task
-     * @throws {HttpError} 404; 409 (see `claim`); the stream's or disk's error
+     * @throws {NotFound}; {Refused} (see the table); the stream's or the disk's error
      */
     async uploadStaged(uuid, source, containerUuid) {
-      const image = claim(uuid, 'upload');
+      const { token } = claim(uuid, 'stage');
+      let staged;
       try {
         const written = await files.write(uuid, source);
+        // from the check to the acknowledgement, nothing awaits: no other request runs in between
+        if (store.get('image', uuid)?.writerToken !== token) {
+          written.discard();
+          throw new MovedOn('image', uuid, 'no longer held by this upload', 'the upload');
+        }
         written.commit();
-      } catch (error) {
-        release(uuid);
-        throw error;
+        try {
+          staged = move(
+            uuid,
+            'staged',
+            (i) => {
+              delete i.writer;
+              delete i.writerToken;
+            },
+            { containerUuid },
+          );
+        } catch (error) {
+          files.remove(uuid);
+          throw error;
+        }
+      } finally {
+        if (!staged) release(uuid, token);
       }
-      // the slot stays taken until the task has put the bytes in the container
-      return startTask('upload_image', image, { containerUuid }).task;
+      return tasks.get(/** @type {string} */ (staged.taskUuid));
     },
 
     /** A readable stream of the image's bytes, and their size; undefined when it has none. */
@@ -409,42 +470,48 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
     },
 
     /**
-     * Start-up recovery, before tasks run again: an upload or fetch cut by a stop is resolved.
-     * A staged upload whose bytes were kept goes on (its task runs again); any other cut upload
-     * returns the image to a state that takes a new upload; a cut fetch is run again from the
-     * start. Partial files are removed.
+     * Start-up recovery, before tasks run again: a writer cut by a stop is released (its bytes were
+     * never acknowledged), and every file that no image claims is removed (partial files, the file
+     * of an upload not acknowledged, of an image whose delete committed). A task that stopped
+     * mid-way runs again at `start` (its job is idempotent).
      * @returns {{ uuid: string, writer: string, outcome: string }[]} what was resolved
      */
     recover() {
       const resolved = [];
       // by the index of `_writer` (imageIndexes): a large catalogue is not read at start
       for (const image of store.having('image', '_writer')) {
-        const writer = image.writer ?? (image.uploading ? 'upload' : undefined);
-        if (!writer) continue;
-        const task = image.taskUuid ? store.get('task', image.taskUuid) : undefined;
-        const staged =
-          writer === 'upload' &&
-          task?.operation === 'upload_image' &&
-          !DONE.has(task.status) &&
-          files.size(image.uuid) !== undefined;
-        if (staged) continue;
         store.update('image', image.uuid, (i) => {
           delete i.writer;
-          delete i.uploading;
+          delete i.writerToken;
         });
-        if (writer === 'fetch' && task && !DONE.has(task.status))
-          tasks.noteResume(
-            task.uuid,
-            'resumed after a restart of the simulator: the partial download was discarded and the source is fetched again',
-          );
         resolved.push({
           uuid: image.uuid,
-          writer,
-          outcome:
-            writer === 'fetch' ? 'fetched again' : 'upload discarded (not acknowledged); the image takes a new upload',
+          writer: image.writer,
+          outcome: 'upload discarded (not acknowledged); the image takes a new upload',
         });
       }
-      files.removeParts();
+      const keeps = (uuid) => {
+        const image = store.get('image', uuid);
+        if (!image) return false;
+        if (hasData(image) || image.state === 'STAGING') return true;
+        // a fetch renamed into place, awaiting its task's end
+        const task = image.taskUuid && store.get('task', image.taskUuid);
+        return image.state === 'CREATING' && Boolean(image.sourceUri) && Boolean(task) && !DONE.has(task.status);
+      };
+      files.sweep(keeps);
+      // a fetch cut by the stop starts again; one renamed into place is kept
+      for (const task of store.having('task', '_active')) {
+        const image = task.operation === 'create_image' && store.get('image', task.entity.uuid);
+        if (!image?.sourceUri || image.taskUuid !== task.uuid || image.state !== 'CREATING') continue;
+        const kept = files.size(image.uuid) !== undefined;
+        tasks.noteResume(
+          task.uuid,
+          kept
+            ? 'resumed after a restart of the simulator: the fetched data was kept'
+            : 'resumed after a restart of the simulator: the partial download was discarded and the source is fetched again',
+        );
+        resolved.push({ uuid: image.uuid, writer: 'fetch', outcome: kept ? 'fetched data kept' : 'fetched again' });
+      }
       return resolved;
     },
   };

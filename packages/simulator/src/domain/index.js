@@ -14,7 +14,17 @@ import { checkTopology, createTopology, seedTopology } from './topology.js';
  */
 
 /** Raise when `imageIndexes` or `taskAttributes` change: the stored attributes are computed again at the next start. */
-const INDEXES_VERSION = 3;
+const INDEXES_VERSION = 4;
+
+/**
+ * The version of the stored documents' shape. 2: images in the states of transitions.js (their
+ * running operation in the state), object stores as domain fields. An older data dir is upgraded
+ * at start by the `upgrade` given to createDomain.
+ */
+export const SCHEMA = 2;
+
+/** How long a write that must happen (releasing an upload's writer slot) waits before it is tried again, in ms. */
+const RETRY_MS = 1000;
 
 /**
  * Opens the state database of a data dir with the domain's indexes (what the lists filter and
@@ -51,6 +61,8 @@ export function openState(dataDir) {
  * @param {number} o.sourceLimitBytes
  * @param {number} o.sourceTimeoutMs
  * @param {(url: URL) => string | undefined} [o.trust]  the CA to trust for a source URL (the simulator's own)
+ * @param {(store: import('./store.js').Store, from: number) => void} [o.upgrade]  brings the documents of a
+ *   data dir written by an older version (schema `from`) to SCHEMA, in one transaction
  * @throws {Error} when the state cannot be opened
  */
 export function createDomain({
@@ -62,16 +74,42 @@ export function createDomain({
   sourceLimitBytes,
   sourceTimeoutMs,
   trust,
+  upgrade,
 }) {
   const store = openState(dataDir);
-  const meta = store.get('meta', 'simulator') ?? { seed: seed ?? Math.floor(Math.random() * 2 ** 31) };
-  store.put('meta', 'simulator', meta);
+  let meta = store.get('meta', 'simulator');
+  if (!meta) {
+    // a new data dir: nothing to upgrade (a start writes nothing more unless something changed)
+    meta = { seed: seed ?? Math.floor(Math.random() * 2 ** 31), schema: SCHEMA };
+    store.put('meta', 'simulator', meta);
+  } else if ((meta.schema ?? 1) < SCHEMA) {
+    const from = meta.schema ?? 1;
+    store.batch(() => {
+      upgrade?.(store, from);
+      store.put('meta', 'simulator', { ...meta, schema: SCHEMA });
+    });
+  }
   if (topologySpec) seedTopology(store, meta.seed, checkTopology(topologySpec), { replace: true });
   else seedTopology(store, meta.seed);
   const topology = createTopology(store);
   const files = createFiles(dataDir);
   const tasks = createTasks({ store, taskMs, faults });
-  const images = createImages({ store, tasks, files, topology, sourceLimitBytes, sourceTimeoutMs, trust });
+  /** @type {Set<NodeJS.Timeout>} */
+  const retries = new Set();
+  /** Runs `fn` again every RETRY_MS until it does not throw (a full disk) or the domain closes. */
+  const retry = (fn) => {
+    const timer = setTimeout(() => {
+      retries.delete(timer);
+      try {
+        fn();
+      } catch {
+        retry(fn);
+      }
+    }, RETRY_MS);
+    timer.unref();
+    retries.add(timer);
+  };
+  const images = createImages({ store, tasks, files, topology, sourceLimitBytes, sourceTimeoutMs, trust, retry });
   const objectstores = createObjectStores({ store, tasks, topology });
   const recovered = images.recover();
   return {
@@ -85,7 +123,11 @@ export function createDomain({
     /** Runs again every task a stop left QUEUED or RUNNING. */
     start: () => tasks.resume(),
     /** Stops the running jobs (their tasks resume at the next start) and closes the state. */
-    stopTasks: () => tasks.close(),
+    stopTasks() {
+      tasks.close();
+      for (const timer of retries) clearTimeout(timer);
+      retries.clear();
+    },
     close: () => store.close(),
   };
 }

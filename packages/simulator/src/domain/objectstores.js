@@ -1,12 +1,35 @@
-// Object stores and the object store service: create -> PENDING -> COMPLETE (one bucket),
-// delete (DELETING_INPUT, then gone), certificate regeneration (REPLACING_CERT); the service
-// DISABLED -> ENABLING -> ENABLED. Every write of their state happens here.
+// Object stores and the object store service, moved only through their transition tables
+// (transitions.js `OBJECT_STORE`, `SERVICE`), each change in one transaction with the task it
+// starts. Stores are kept as domain fields; the object store API (src/apis/objects) maps its
+// v3 `spec` to them and back.
 import { randomUUID } from 'node:crypto';
-import { conflict, HttpError, notFound } from '../errors.js';
+import { Conflict, Invalid, MovedOn, NotFound, Refused } from './errors.js';
 import { nowUs } from './time.js';
+import { OBJECT_STORE, rowOf, SERVICE } from './transitions.js';
 
 /** UUID of the object store service's entity in its tasks. */
 const OSS_UUID = '00000000-0000-4000-8000-00000000055a';
+
+/**
+ * @typedef {object} ObjectStoreFields  what a client asks for (objects_create's `spec`, as domain fields)
+ * @property {string} name
+ * @property {string} [description]
+ * @property {string} domain  DNS domain of its buckets
+ * @property {number} [workerNodes]
+ * @property {string} clusterUuid
+ * @property {string} infraSubnetUuid  the buckets infrastructure network
+ * @property {string} infraDns
+ * @property {string} infraVip
+ * @property {string} clientSubnetUuid  the client access network
+ * @property {string[]} [clientIps]  client access addresses as a list
+ * @property {{ start: string, end: string }} [clientIpRange]  ... or as a range
+ * @property {{ vcpus?: number, memoryMib?: number, capacityGib?: number }} [aggregate]
+ */
+
+/**
+ * @typedef {ObjectStoreFields & { uuid: string, state: string, createdUs: number, updatedUs: number,
+ *   taskUuid?: string, buckets: { name: string, uuid?: string, objects: number, usageBytes: number }[], error?: string }} ObjectStore
+ */
 
 /**
  * @param {object} o
@@ -15,143 +38,154 @@ const OSS_UUID = '00000000-0000-4000-8000-00000000055a';
  * @param {ReturnType<typeof import('./topology.js').createTopology>} o.topology
  */
 export function createObjectStores({ store, tasks, topology }) {
-  const change = (uuid, fn) =>
-    store.update('objectstore', uuid, (o) => {
-      fn(o);
-      o.updatedUs = nowUs();
-    });
-
+  /** @returns {ObjectStore} @throws {NotFound} */
   const require = (uuid) => {
     const os = store.get('objectstore', uuid);
-    if (!os) throw notFound('objectstore', uuid);
+    if (!os) throw new NotFound('objectstore', uuid);
     return os;
   };
-  const busy = (os) =>
-    conflict(`objectstore ${os.uuid} is in state ${os.state}; retry when the operation has finished.`);
 
-  /** Starts a task on a store and shows its in-progress state. */
-  function startTask(os, operation, state) {
-    const task = tasks.start({ operation, entity: { kind: 'objectstore', uuid: os.uuid, name: os.spec.name } });
-    change(os.uuid, (o) => {
-      o.state = state;
-      o.taskUuid = task.uuid;
+  /**
+   * Moves a store by its table in one transaction, starting the row's task.
+   * @throws {NotFound} | {Refused}
+   */
+  function move(uuid, event, change) {
+    return store.batch(() => {
+      const os = require(uuid);
+      const row = rowOf(OBJECT_STORE, os, event);
+      if (!row)
+        throw new Refused('objectstore', uuid, event, `it is ${os.state}`, 'Retry when its operation has finished.');
+      if (row.to === null) {
+        store.remove('objectstore', uuid);
+        return undefined;
+      }
+      os.state = row.to;
+      os.updatedUs = nowUs();
+      change?.(os);
+      if (row.task)
+        os.taskUuid = tasks.start({ operation: row.task, entity: { kind: 'objectstore', uuid, name: os.name } }).uuid;
+      store.put('objectstore', uuid, os);
+      return os;
     });
-    return task;
   }
 
-  const mustExist = (field, kind, uuid) => {
+  /** The end of a task on its store, compare-and-set. @throws {MovedOn} */
+  function ending(task, event, change) {
+    const os = store.get('objectstore', task.entity.uuid);
+    if (!os || os.taskUuid !== task.uuid || !rowOf(OBJECT_STORE, os, event))
+      throw new MovedOn('objectstore', task.entity.uuid, os ? os.state : 'gone', event);
+    move(os.uuid, event, change);
+  }
+
+  /** @param {string} field @param {'cluster' | 'subnet'} kind @param {string} uuid @returns {Record<string, string>} */
+  const missing = (field, kind, uuid) => {
     const found = kind === 'cluster' ? topology.cluster(uuid) : topology.subnet(uuid);
-    if (!found)
-      throw new HttpError(
-        422,
-        'INVALID_ARGUMENT',
-        `Request could not be processed: ${field}: no ${kind} has UUID ${uuid} (list them with POST /api/svc/v3/${kind}s/list)`,
-        { [field]: `no ${kind} has UUID ${uuid}` },
-      );
+    return found ? {} : { [field]: `no ${kind} has UUID ${uuid}` };
   };
+
+  /** The state of the service in one transaction with its task. */
+  function moveService(event) {
+    return store.batch(() => {
+      const service = store.get('service', 'oss') ?? { state: 'DISABLED' };
+      const row = rowOf(SERVICE, service, event);
+      if (!row) throw new MovedOn('service', OSS_UUID, service.state, event);
+      const next = { ...service, state: row.to && SERVICE.states[row.to] ? row.to : service.state };
+      if (row.task)
+        next.taskUuid = tasks.start({
+          operation: row.task,
+          entity: { kind: 'service', uuid: OSS_UUID, name: 'oss' },
+        }).uuid;
+      store.put('service', 'oss', next);
+      return next;
+    });
+  }
 
   tasks.define({
     create_objectstore: {
       succeed: (task) =>
-        change(task.entity.uuid, (o) => {
-          o.state = 'COMPLETE';
+        ending(task, 'create_objectstore succeeded', (o) => {
           // a new store comes with one bucket, so the bucket listing has something to page
           o.buckets = [{ name: 'default-bucket', objects: 0, usageBytes: 0 }];
         }),
       fail: (task, error) =>
-        change(task.entity.uuid, (o) => {
-          o.state = 'DEPLOYMENT_ERROR';
+        ending(task, 'create_objectstore failed', (o) => {
           o.error = error.message;
         }),
     },
     delete_objectstore: {
-      succeed: (task) => store.remove('objectstore', task.entity.uuid),
+      succeed: (task) => ending(task, 'delete_objectstore succeeded'),
       fail: (task, error) =>
-        change(task.entity.uuid, (o) => {
-          o.state = 'DELETION_ERROR';
+        ending(task, 'delete_objectstore failed', (o) => {
           o.error = error.message;
         }),
     },
     regenerate_cert: {
-      succeed: (task) =>
-        change(task.entity.uuid, (o) => {
-          o.state = 'COMPLETE';
-        }),
+      succeed: (task) => ending(task, 'regenerate_cert succeeded'),
       fail: (task, error) =>
-        change(task.entity.uuid, (o) => {
-          o.state = 'CERT_ERROR';
+        ending(task, 'regenerate_cert failed', (o) => {
           o.error = error.message;
         }),
     },
     enable_service: {
-      succeed() {
-        store.update('service', 'oss', (s) => {
-          s.state = 'ENABLED';
-        });
-      },
-      fail() {
-        store.update('service', 'oss', (s) => {
-          s.state = 'DISABLED';
-        });
-      },
+      succeed: () => moveService('enable_service succeeded'),
+      fail: () => moveService('enable_service failed'),
     },
   });
 
   return {
+    /** @returns {ObjectStore | undefined} */
     get: (uuid) => store.get('objectstore', uuid),
     require,
+    /** @returns {ObjectStore[]} */
     list: () => store.list('objectstore'),
     /** The task of a store's running operation, for its progress. */
     task: (os) => (os.taskUuid ? tasks.get(os.taskUuid) : undefined),
 
     /**
-     * Creates an object store (PENDING) and its deployment task. The references are checked
-     * before anything is written.
-     * @param {any} spec  the v3 spec (name, resources with cluster and subnet references)
-     * @returns {any} the stored object store
-     * @throws {HttpError} 422 naming a reference to no cluster or subnet; 409 when the name is taken
+     * Creates an object store (PENDING) and its deployment task, in one transaction, after its
+     * references are checked.
+     * @param {ObjectStoreFields} fields
+     * @returns {ObjectStore} the stored object store
+     * @throws {Invalid} naming each reference to no cluster or subnet (`cluster`, `infraSubnet`,
+     *   `clientSubnet`); {Conflict} `exists` when the name is taken
      */
-    create(spec) {
-      const r = spec.resources;
-      mustExist('spec.resources.cluster_reference.uuid', 'cluster', r.cluster_reference.uuid.toLowerCase());
-      mustExist(
-        'spec.resources.buckets_infra_network_reference.uuid',
-        'subnet',
-        r.buckets_infra_network_reference.uuid.toLowerCase(),
-      );
-      mustExist(
-        'spec.resources.client_access_network_reference.uuid',
-        'subnet',
-        r.client_access_network_reference.uuid.toLowerCase(),
-      );
-      if (store.list('objectstore').some((o) => o.spec.name === spec.name))
-        throw new HttpError(409, 'ENTITY_ALREADY_EXISTS', `An object store named "${spec.name}" already exists.`);
-      const uuid = randomUUID();
-      const now = nowUs();
-      // the store first, then its task: a task never refers to a store that was not kept
-      store.put('objectstore', uuid, { uuid, spec, state: 'PENDING', createdUs: now, updatedUs: now, buckets: [] });
-      const task = tasks.start({
-        operation: 'create_objectstore',
-        entity: { kind: 'objectstore', uuid, name: spec.name },
-      });
-      return store.update('objectstore', uuid, (o) => {
-        o.taskUuid = task.uuid;
+    create(fields) {
+      const details = {
+        ...missing('cluster', 'cluster', fields.clusterUuid),
+        ...missing('infraSubnet', 'subnet', fields.infraSubnetUuid),
+        ...missing('clientSubnet', 'subnet', fields.clientSubnetUuid),
+      };
+      if (Object.keys(details).length) throw new Invalid(details);
+      return store.batch(() => {
+        if (store.list('objectstore').some((o) => o.name === fields.name))
+          throw new Conflict('exists', `An object store named "${fields.name}" already exists.`);
+        const uuid = randomUUID();
+        const now = nowUs();
+        const row = /** @type {import('./transitions.js').Row} */ (rowOf(OBJECT_STORE, undefined, 'create'));
+        const task = tasks.start({
+          operation: /** @type {string} */ (row.task),
+          entity: { kind: 'objectstore', uuid, name: fields.name },
+        });
+        /** @type {ObjectStore} */
+        const os = {
+          ...fields,
+          uuid,
+          state: /** @type {string} */ (row.to),
+          createdUs: now,
+          updatedUs: now,
+          buckets: [],
+          taskUuid: task.uuid,
+        };
+        store.put('objectstore', uuid, os);
+        return os;
       });
     },
 
-    /** @throws {HttpError} 404; 409 unless the store is COMPLETE or in an ERROR state */
-    remove(uuid) {
-      const os = require(uuid);
-      if (os.state !== 'COMPLETE' && !os.state.includes('ERROR')) throw busy(os);
-      return startTask(os, 'delete_objectstore', 'DELETING_INPUT');
-    },
+    /** @throws {NotFound}; {Refused} unless the store is COMPLETE or in an ERROR state */
+    remove: (uuid) => move(uuid, 'delete'),
 
-    /** @throws {HttpError} 404; 409 unless the store is COMPLETE */
-    regenerateCert(uuid) {
-      const os = require(uuid);
-      if (os.state !== 'COMPLETE') throw busy(os);
-      return startTask(os, 'regenerate_cert', 'REPLACING_CERT');
-    },
+    /** @throws {NotFound}; {Refused} unless the store is COMPLETE */
+    regenerateCert: (uuid) => move(uuid, 'regenerate_cert'),
 
     /** The object store service: `{ state, taskUuid }`, DISABLED when never enabled. */
     service: () => store.get('service', 'oss') ?? { state: 'DISABLED' },
@@ -161,14 +195,10 @@ export function createObjectStores({ store, tasks, topology }) {
      * @returns {string} the task's UUID
      */
     enableService() {
-      const current = store.get('service', 'oss');
-      if (current?.state === 'ENABLED') return current.taskUuid;
-      const task = tasks.start({
-        operation: 'enable_service',
-        entity: { kind: 'service', uuid: OSS_UUID, name: 'oss' },
-      });
-      store.put('service', 'oss', { state: 'ENABLING', taskUuid: task.uuid });
-      return task.uuid;
+      const current = store.get('service', 'oss') ?? { state: 'DISABLED' };
+      if (rowOf(SERVICE, current, 'enable')) return moveService('enable').taskUuid;
+      if (rowOf(SERVICE, current, 'enable again')) return current.taskUuid;
+      throw new Refused('service', OSS_UUID, 'enable', `it is ${current.state}`);
     },
   };
 }

@@ -6,9 +6,10 @@
 // as at 100,000 (see `page`).
 import { createRequire } from 'node:module';
 import { COLLATION, collationKey } from './collation.js';
+import { durable } from './durable.js';
 
-/** @type {typeof import('node:sqlite').DatabaseSync} */
-const DatabaseSync = loadSqlite();
+/** `node:sqlite`'s DatabaseSync (the data dir's lock uses it too). @type {typeof import('node:sqlite').DatabaseSync} */
+export const DatabaseSync = loadSqlite();
 
 /**
  * `node:sqlite` without its one ExperimentalWarning (Node 22 prints it at load; 24 and later do
@@ -74,11 +75,15 @@ function attributeRow(value, sortable) {
  * @property {(kind: string, uuid: string, doc: any) => void} put  inserts or replaces
  * @property {(kind: string, uuid: string, change: (doc: any) => any) => any | undefined} update
  *   reads, changes and writes one document in a transaction; returns the new document, or
- *   undefined when there is none (`change` is not called then)
+ *   undefined when there is none (`change` is not called then). `change` changes the document
+ *   it is given or returns a new one; returning `false` writes nothing (the document as read is returned)
  * @property {(kind: string, uuid: string) => boolean} remove  true when a document was removed
  * @property {(kind: string) => number} count
  * @property {(kind: string) => number} generation  changes whenever a document of the kind is written or removed
- * @property {<T>(fn: () => T) => T} batch  runs `fn` in one transaction (bulk writes: one commit)
+ * @property {<T>(fn: () => T) => T} batch  runs `fn` in one transaction: every write in it commits
+ *   together or not at all (the domain's one transaction per transition)
+ * @property {(run: () => void) => void} afterCommit  runs `run` once the open transaction has
+ *   committed (never when it rolls back); at once outside a transaction
  * @property {() => void} close
  */
 
@@ -173,20 +178,39 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
   };
 
   let depth = 0;
-  /** Runs `fn` in a transaction, or inside the one already open. */
+  /** Whether the open transaction has written: only then is its COMMIT a durable write. */
+  let dirty = false;
+  /** @type {(() => void)[]} what runs once the open transaction has committed (`afterCommit`) */
+  let committed = [];
+  /**
+   * Runs `fn` in a transaction, or inside the one already open. A failed COMMIT (a full disk)
+   * throws its own error, not ROLLBACK's "no transaction is active" (SQLite may have rolled back
+   * already).
+   */
   const atomic = (fn) => {
     if (depth > 0) return fn();
     db.exec('BEGIN IMMEDIATE');
     depth++;
+    dirty = false;
+    let after;
     try {
       const result = fn();
+      if (dirty) durable('commit');
       db.exec('COMMIT');
+      after = committed;
       return result;
     } catch (error) {
-      db.exec('ROLLBACK');
+      try {
+        db.exec('ROLLBACK');
+      } catch {
+        // rolled back by SQLite itself (SQLITE_FULL at COMMIT): the first error is the one to tell
+      }
       throw error;
     } finally {
       depth--;
+      committed = [];
+      // after the transaction is closed: a callback may open the next one
+      for (const run of after ?? []) run();
     }
   };
 
@@ -223,6 +247,7 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
 
   function put(kind, uuid, doc) {
     atomic(() => {
+      dirty = true;
       const found = S.seqOf.get(kind, uuid);
       const text = JSON.stringify(doc);
       if (found) {
@@ -241,6 +266,7 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
     const removed = atomic(() => {
       const found = S.seqOf.get(kind, uuid);
       if (!found) return false;
+      dirty = true;
       const seq = Number(found.seq);
       for (const r of S.attributesOf.all(kind, seq))
         if (indexes[kind]?.count?.includes(String(r.name))) S.addCount.run(kind, String(r.name), String(r.text), -1);
@@ -350,6 +376,7 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
     const stamp = JSON.stringify({ version, kinds, collation: COLLATION.fingerprint });
     if (S.setting.get('attributes')?.value === stamp) return;
     atomic(() => {
+      dirty = true;
       db.exec('DELETE FROM attributes');
       db.exec('DELETE FROM counts');
       for (const row of db.prepare('SELECT seq, kind, doc FROM documents ORDER BY seq').iterate()) {
@@ -375,22 +402,31 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
     },
     put,
     update(kind, uuid, change) {
+      let written = false;
       const next = atomic(() => {
         const found = S.seqOf.get(kind, uuid);
         if (!found) return undefined;
         const doc = parse(S.bySeq.get(found.seq));
-        const changed = change(doc) ?? doc;
+        const result = change(doc);
+        if (result === false) return doc;
+        const changed = result ?? doc;
+        written = true;
+        dirty = true;
         S.replace.run(JSON.stringify(changed), found.seq);
         writeAttributes(kind, Number(found.seq), changed, false);
         return changed;
       });
-      if (next !== undefined) bump(kind);
+      if (written) bump(kind);
       return next;
     },
     remove,
     count: (kind) => countOf(kind, '', ''),
     generation: (kind) => generations.get(kind) ?? 0,
     batch: (fn) => atomic(fn),
+    afterCommit(run) {
+      if (depth > 0) committed.push(run);
+      else run();
+    },
     close: () => db.close(),
   };
 }

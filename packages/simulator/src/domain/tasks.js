@@ -1,11 +1,13 @@
-// Tasks: one store behind the v3, v0.8 and v2.0 task calls. A task goes QUEUED -> RUNNING
-// (percentage rising with its work where it has bytes to move, else with time) -> SUCCEEDED, or
-// FAILED with error_code and error_detail, or ABORTED. Its work (fetching a source, ...) is a job
-// that the domain module owning the entity defines; the task ends when both the job is done and
-// the configured task time has passed. Tasks left QUEUED or RUNNING by a stop are run again.
+// Tasks: one store behind the v3, v0.8 and v2.0 task calls, and the engine that runs them
+// (transitions.js `TASK`). A task is written in the transaction of the request that starts it,
+// and ends in one transaction with its effect on the entity: a restart finds both or neither.
+// Its job (fetching a source, ...) is defined by the domain module owning the entity; the task
+// ends when both the job is done and the configured task time has passed. Tasks left QUEUED or
+// RUNNING by a stop run again (their jobs are idempotent).
 
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { isStorageFull, MovedOn } from './errors.js';
 import { iso, nowUs } from './time.js';
 
 /**
@@ -55,12 +57,19 @@ export class TaskError extends Error {
 /** Terminal task states. */
 export const DONE = new Set(['SUCCEEDED', 'FAILED', 'ABORTED']);
 
+/** How long a task whose end could not be written (a full disk) waits before writing it again, in ms. */
+const END_RETRY_MS = 1000;
+
 /**
  * @typedef {object} Job
  * @property {(task: any, signal: AbortSignal, progress: (done: number, total: number) => void) => Promise<void>} [run]
- *   the work; reports how much of it is done (e.g. bytes) through `progress`; throws TaskError to fail
- * @property {(task: any) => void} [succeed]  applies the result to the entity (synchronously, in the store)
- * @property {(task: any, error: TaskError) => void} [fail]  records a failure on the entity
+ *   the work, outside any transaction (fetching, renaming a file into place); idempotent: it may
+ *   run again after a restart, and finds its effect done then. Reports how much of it is done
+ *   (e.g. bytes) through `progress`; throws TaskError to fail
+ * @property {(task: any) => void} [succeed]  applies the result to the entity, inside the task's
+ *   end transaction; throws MovedOn (changing nothing) when the entity is not where the task left it
+ * @property {(task: any, error: TaskError) => void} [fail]  records a failure on the entity, inside
+ *   the task's end transaction; throws MovedOn likewise
  */
 
 /**
@@ -69,8 +78,9 @@ export const DONE = new Set(['SUCCEEDED', 'FAILED', 'ABORTED']);
  * @param {import('./store.js').Store} o.store
  * @param {number} o.taskMs  how long a task takes at least, in ms (0: as fast as its job)
  * @param {import('../faults.js').Faults} o.faults
+ * @param {(line: string) => void} [o.log]  one line for what cannot be answered to anyone (a task's end not written)
  */
-export function createTasks({ store, taskMs, faults }) {
+export function createTasks({ store, taskMs, faults, log = (line) => console.error(line) }) {
   /** @type {Record<string, Job>} operation -> job, filled by `define` */
   const jobs = {};
   const events = new EventEmitter();
@@ -81,22 +91,87 @@ export function createTasks({ store, taskMs, faults }) {
   const work = new Map();
   /** @type {Map<string, string>} task -> the progress_message it shows when it runs again after a restart */
   const resumeNotes = new Map();
+  /** @type {Set<NodeJS.Timeout>} */
+  const retries = new Set();
   let closed = false;
 
+  /** Changes a task (in the open transaction, or one of its own) and announces it once committed. */
   function save(uuid, change) {
     const task = store.update('task', uuid, (t) => {
       change(t);
       t.updatedUs = nowUs();
       t.logicalTimestamp += 1;
     });
-    if (task) events.emit('change', task);
+    if (task) store.afterCommit(() => events.emit('change', task));
     return task;
   }
 
+  /**
+   * Ends a task in one transaction with its effect on the entity: the job's `succeed` (or
+   * `fail`), then the task's own end state. An entity that moved on ends the task FAILED with
+   * the reason, changing nothing else. A write that fails (a full disk) is tried again later,
+   * the task left RUNNING meanwhile; nothing thrown here reaches the caller.
+   * @param {string} uuid
+   * @param {Job} job
+   * @param {TaskError | undefined} failure  undefined: the job succeeded
+   * @param {boolean} aborted
+   * @param {boolean} [bare]  only the task's own end, without the job's (after a defect in the job's)
+   */
+  function end(uuid, job, failure, aborted, bare = false) {
+    const finish = (t, status, error) => {
+      t.status = status;
+      t.percentage = 100;
+      t.completedUs = nowUs();
+      if (error) {
+        t.errorCode = error.code;
+        t.errorDetail = error.message;
+        t.message = error.message;
+      }
+    };
+    try {
+      store.batch(() => {
+        const task = store.get('task', uuid);
+        if (!task || DONE.has(task.status)) return;
+        try {
+          if (!bare && failure) job.fail?.(task, failure);
+          else if (!bare) job.succeed?.(task);
+        } catch (error) {
+          if (!(error instanceof MovedOn)) throw error;
+          save(uuid, (t) => finish(t, 'FAILED', new TaskError('ENTITY_MOVED_ON', error.message)));
+          return;
+        }
+        save(uuid, (t) =>
+          failure ? finish(t, aborted ? 'ABORTED' : 'FAILED', failure) : finish(t, 'SUCCEEDED', undefined),
+        );
+      });
+    } catch (error) {
+      if (closed) return;
+      if (!isStorageFull(error) && !bare) {
+        // a defect of ours: the task fails with it rather than hanging
+        log(`simulator: task ${uuid} could not end: ${error?.message ?? error}`);
+        end(uuid, job, new TaskError('INTERNAL_ERROR', String(error?.message ?? error)), false, true);
+        return;
+      }
+      // the disk is full: the task ends FAILED with the reason once that can be written (a restart
+      // meanwhile runs it again); its effect, if any, is undone by the job's `fail`
+      const storageFull = new TaskError(
+        'STORAGE_FULL',
+        "The simulator's data directory is full: the task's result could not be kept; free some space and retry",
+      );
+      const timer = setTimeout(() => {
+        retries.delete(timer);
+        end(uuid, job, failure ?? storageFull, aborted, bare);
+      }, END_RETRY_MS);
+      timer.unref();
+      retries.add(timer);
+    }
+  }
+
   async function run(uuid, resumed) {
-    const job = jobs[store.get('task', uuid).operation] ?? {};
+    const job = jobs[store.get('task', uuid)?.operation] ?? {};
     const controller = new AbortController();
     running.set(uuid, controller);
+    let failure;
     try {
       const queuedMs = Math.min(500, taskMs / 10);
       if (queuedMs > 0) await sleep(queuedMs, controller.signal);
@@ -106,44 +181,37 @@ export function createTasks({ store, taskMs, faults }) {
         t.startedMs = Date.now();
         if (resumed) t.message = resumeNotes.get(uuid) ?? 'resumed after a restart of the simulator';
       });
+      if (!task) return;
       const failByFault = faults.taskFails();
       const progress = (done, total) => {
         if (total > 0) work.set(uuid, Math.min(1, done / total));
       };
       await Promise.all([job.run?.(task, controller.signal, progress), sleep(taskMs, controller.signal)]);
       if (failByFault)
-        throw new TaskError('SIMULATED_FAULT', 'The task failed by a simulated fault (--faults task-fail)');
-      if (closed) return;
-      job.succeed?.(store.get('task', uuid));
-      save(uuid, (t) => {
-        t.status = 'SUCCEEDED';
-        t.percentage = 100;
-        t.completedUs = nowUs();
-      });
+        failure = new TaskError('SIMULATED_FAULT', 'The task failed by a simulated fault (--faults task-fail)');
     } catch (error) {
-      if (closed) return; // a stop: left RUNNING, resumed at the next start
-      const aborted = controller.signal.aborted;
-      const failure =
+      if (closed) return; // a stop: left as it is, resumed at the next start
+      failure =
         error instanceof TaskError
           ? error
-          : new TaskError(
-              aborted ? 'ABORTED' : 'INTERNAL_ERROR',
-              aborted ? 'The task was aborted' : String(error?.message ?? error),
-            );
-      job.fail?.(store.get('task', uuid), failure);
-      save(uuid, (t) => {
-        t.status = aborted ? 'ABORTED' : 'FAILED';
-        t.errorCode = failure.code;
-        t.errorDetail = failure.message;
-        t.message = failure.message;
-        t.percentage = 100;
-        t.completedUs = nowUs();
-      });
+          : isStorageFull(error)
+            ? new TaskError('STORAGE_FULL', "The simulator's data directory is full: free some space and retry")
+            : controller.signal.aborted
+              ? new TaskError('ABORTED', 'The task was aborted')
+              : new TaskError('INTERNAL_ERROR', String(error?.message ?? error));
     } finally {
       running.delete(uuid);
       work.delete(uuid);
     }
+    if (closed) return;
+    end(uuid, job, failure, controller.signal.aborted);
   }
+
+  /** Runs a task soon (once what started it has committed). */
+  const schedule = (uuid, resumed) =>
+    setImmediate(() => {
+      if (!closed) run(uuid, resumed);
+    });
 
   return {
     events,
@@ -161,13 +229,16 @@ export function createTasks({ store, taskMs, faults }) {
      */
     noteResume(uuid, message) {
       resumeNotes.set(uuid, message);
-    } /**
-     * Creates a task, QUEUED, and starts it.
+    },
+    /**
+     * Creates a task, QUEUED, in the open transaction (its caller's: the entity's transition), and
+     * runs it once that has committed.
      * @param {{ operation: string, entity: { kind: string, uuid: string, name?: string }, params?: any }} spec
      * @returns {any} the stored task
-     */,
+     */
     start({ operation, entity, params = {} }) {
       const uuid = randomUUID();
+      const now = nowUs();
       const task = {
         uuid,
         operation,
@@ -176,13 +247,13 @@ export function createTasks({ store, taskMs, faults }) {
         message: '',
         entity,
         params,
-        createdUs: nowUs(),
-        updatedUs: nowUs(),
+        createdUs: now,
+        updatedUs: now,
         logicalTimestamp: 1,
         durationMs: taskMs,
       };
       store.put('task', uuid, task);
-      setImmediate(() => run(uuid, false));
+      store.afterCommit(() => schedule(uuid, false));
       return task;
     },
     /** The task with `percentage` brought up to now (rising with the time spent RUNNING). */
@@ -244,12 +315,13 @@ export function createTasks({ store, taskMs, faults }) {
     /** Runs again every task a stop left QUEUED or RUNNING. */
     resume() {
       // by the index of `_active` (taskAttributes): the finished ones are not read
-      for (const task of store.having('task', '_active'))
-        if (!DONE.has(task.status)) setImmediate(() => run(task.uuid, true));
+      for (const task of store.having('task', '_active')) if (!DONE.has(task.status)) schedule(task.uuid, true);
     },
     /** Stops the running jobs; their tasks stay as they are, for `resume` at the next start. */
     close() {
       closed = true;
+      for (const timer of retries) clearTimeout(timer);
+      retries.clear();
       for (const controller of running.values()) controller.abort();
     },
   };

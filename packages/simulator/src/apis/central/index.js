@@ -3,10 +3,11 @@
 // domain and the domain's answer to the v3 view (views.js).
 
 import { IMAGE_SORT } from '../../domain/images.js';
-import { listQuery, pageOf } from '../../domain/lists.js';
 import { TASK_SORT } from '../../domain/tasks.js';
+import { IMAGE, shown } from '../../domain/transitions.js';
 import { HttpError, notFound } from '../../errors.js';
-import { v3ErrorBody, v3Unauthorized } from '../v3.js';
+import { listQuery, pageOf } from '../lists.js';
+import { v3ErrorBody, v3MapError, v3Unauthorized } from '../v3.js';
 import {
   API_VERSION,
   CLUSTER_ATTRIBUTES,
@@ -26,6 +27,12 @@ export const validationStatus = 422;
 export const errorBody = v3ErrorBody(API_VERSION);
 /** The answer to a missing or wrong credential: the intent gateway's JSON 401. */
 export const unauthorized = v3Unauthorized(API_VERSION);
+/** The domain's errors in this API's words; its field names in the v3 bodies. */
+export const mapError = v3MapError({
+  cluster: 'cluster_reference.uuid',
+  categories: 'metadata.categories',
+  categoriesMapping: 'metadata.categories_mapping',
+});
 
 /** @type {WeakMap<object, Map<string, { generation: number, json: string }>>} domain -> origin + request body -> the list answer */
 const listCaches = new WeakMap();
@@ -72,7 +79,7 @@ export const handlers = {
         'INTERNAL_ERROR',
         `spec.resources.source_uri "${r.source_uri}" has no scheme: give an http, https or nfs URL`,
       );
-    ctx.domain.categories.check(categoriesOf(metadata), 'metadata');
+    ctx.domain.categories.check(categoriesOf(metadata));
     return accepted(
       ctx,
       ctx.domain.images.create({
@@ -135,7 +142,7 @@ export const handlers = {
     if (r.architecture) fields.architecture = r.architecture;
     if (r.version) fields.version = r.version;
     const categories = categoriesOf(metadata);
-    ctx.domain.categories.check(categories, 'metadata');
+    ctx.domain.categories.check(categories);
     if (metadata.categories) fields.categories = categories.categories;
     if (metadata.categories_mapping) fields.categoriesMapping = categories.categoriesMapping;
     if (metadata.use_categories_mapping !== undefined) fields.useCategoriesMapping = categories.useCategoriesMapping;
@@ -147,7 +154,7 @@ export const handlers = {
     return {
       status: 202,
       body: {
-        status: { state: 'DELETE_PENDING', execution_context: { task_uuid: task.uuid } },
+        status: { state: shown(IMAGE, image.state), execution_context: { task_uuid: task.uuid } },
         spec: '',
         api_version: API_VERSION,
         metadata: { kind: 'image', uuid: image.uuid, categories: image.categories ?? {} },
@@ -167,7 +174,6 @@ export const handlers = {
     await ctx.domain.images.upload(uuidOf(ctx), ctx.req, {
       algorithm: type === 'SHA_1' ? 'sha1' : type === 'SHA_256' ? 'sha256' : undefined,
       expectedDigest: expected === undefined ? undefined : String(expected),
-      checksumType: type === undefined ? undefined : String(type),
     });
     return { status: 200 };
   },

@@ -3,6 +3,7 @@
 import { imageAttributes } from '../../domain/images.js';
 import { OPERATIONS } from '../../domain/tasks.js';
 import { iso } from '../../domain/time.js';
+import { IMAGE, shown } from '../../domain/transitions.js';
 
 export const API_VERSION = '3.1';
 /** UUID the simulator gives its user in `owner_reference` (production: the user's own). */
@@ -83,7 +84,7 @@ export function imageV3(image, ctx) {
     statusResources.current_cluster_reference_list = [{ kind: 'cluster', uuid: image.clusterUuid }];
   const spec = { name: image.name, resources };
   if (image.description) spec.description = image.description;
-  const status = { state: image.state, name: image.name, resources: statusResources };
+  const status = { state: shown(IMAGE, image.state), name: image.name, resources: statusResources };
   if (image.description) status.description = image.description;
   if (image.taskUuid) status.execution_context = { task_uuid: [image.taskUuid] };
   if (image.error) status.message_list = [{ message: image.error, reason: 'INTERNAL_ERROR' }];

@@ -2,27 +2,29 @@
 // two-phase image upload over the domain's image store that v3 shares, storage containers and
 // tasks. Handlers only: the domain does every write.
 
-import { parseFilter, sortBy } from '../../domain/lists.js';
+import { Invalid, NotFound, Refused } from '../../domain/errors.js';
 import { DONE } from '../../domain/tasks.js';
 import { HttpError } from '../../errors.js';
+import { parseFilter, sortBy } from '../lists.js';
 import { containerV2_0, imageV0_8, imageV2_0, operationType, taskV0_8, taskV2_0 } from './views.js';
 
 /** The status of a request the schema refuses. */
 export const validationStatus = 400;
 
 /**
- * The element API's wording of an error: a 404 names the entity its way, and a state conflict is
- * a 400 (production's element gateway has no 409).
- * @param {HttpError} error
+ * The domain's errors in the element API's words: a 404 names the entity its way, and a refused
+ * transition or a conflict is a 400 (production's element gateway has no 409).
+ * @param {import('../../domain/errors.js').DomainError} error
  * @returns {HttpError}
  */
-export function adaptError(error) {
-  if (error.status === 404 && error.entity) {
-    const kind = error.entity.kind.charAt(0).toUpperCase() + error.entity.kind.slice(1);
-    return new HttpError(404, error.reason, `${kind} with UUID ${error.entity.uuid} is not found.`);
+export function mapError(error) {
+  if (error instanceof NotFound) {
+    const kind = error.kind.charAt(0).toUpperCase() + error.kind.slice(1);
+    return new HttpError(404, 'ENTITY_NOT_FOUND', `${kind} with UUID ${error.uuid} is not found.`);
   }
-  if (error.status === 409) return new HttpError(400, 'INVALID_ARGUMENT', error.message);
-  return error;
+  if (error instanceof Invalid)
+    return new HttpError(400, 'INVALID_ARGUMENT', error.message, /** @type {Record<string, string>} */ (error.details));
+  return new HttpError(400, 'INVALID_ARGUMENT', error.message);
 }
 
 /** The error body of this API: `{ message }`. */
@@ -33,7 +35,7 @@ const notFound = (what, uuid) => new HttpError(404, 'ENTITY_NOT_FOUND', `${what}
 /** An image the element API shows: a DELETE_PENDING one is gone for it already. */
 function getImage(ctx) {
   const image = ctx.domain.images.get(ctx.params.uuid.toLowerCase());
-  if (!image || image.state === 'DELETE_PENDING') throw notFound('Image', ctx.params.uuid);
+  if (!image || image.state === 'DELETING') throw notFound('Image', ctx.params.uuid);
   return image;
 }
 function getTask(ctx, uuid) {
@@ -41,7 +43,7 @@ function getTask(ctx, uuid) {
   if (!task) throw notFound('Task', uuid);
   return task;
 }
-const listed = (ctx) => ctx.domain.images.list().filter((i) => i.state !== 'DELETE_PENDING');
+const listed = (ctx) => ctx.domain.images.list().filter((i) => i.state !== 'DELETING');
 const containerOf = (ctx, i) => ctx.domain.topology.container(i.containerUuid);
 const peCluster = (ctx) => ctx.domain.topology.containers()[0]?.clusterUuid;
 
@@ -197,7 +199,7 @@ export const handlers = {
     try {
       task = await ctx.domain.images.uploadStaged(image.uuid, ctx.req, containerUuid);
     } catch (error) {
-      if (error.status !== 409) throw error;
+      if (!(error instanceof Refused)) throw error;
       // production's wording: the upload proceeds only while the image is INACTIVE
       throw new HttpError(
         400,

@@ -2,10 +2,10 @@
 // get, delete (DELETING_INPUT, then 404), certificate regeneration (REPLACING_CERT), and the groups
 // listings of stores and of a store's buckets. Handlers and views only: the domain does every write.
 
-import { parseFilter, sortBy } from '../../domain/lists.js';
 import { iso } from '../../domain/time.js';
 import { HttpError } from '../../errors.js';
-import { v3ErrorBody, v3Unauthorized } from '../v3.js';
+import { parseFilter, sortBy } from '../lists.js';
+import { v3ErrorBody, v3MapError, v3Unauthorized } from '../v3.js';
 
 const API_VERSION = '3.0';
 
@@ -15,6 +15,87 @@ export const validationStatus = 422;
 export const errorBody = v3ErrorBody(API_VERSION);
 /** The answer to a missing or wrong credential: the intent gateway's JSON 401. */
 export const unauthorized = v3Unauthorized(API_VERSION);
+
+/** The v3 fields of objects_create that the domain's names stand for. */
+const FIELDS = {
+  cluster: 'spec.resources.cluster_reference.uuid',
+  infraSubnet: 'spec.resources.buckets_infra_network_reference.uuid',
+  clientSubnet: 'spec.resources.client_access_network_reference.uuid',
+};
+/** The domain's errors in this API's words (the v3 statuses and reasons). */
+export const mapError = v3MapError(FIELDS);
+
+/**
+ * The domain fields of an objects_create `spec` (schema Objectstore).
+ * @param {any} spec
+ * @returns {import('../../domain/objectstores.js').ObjectStoreFields}
+ */
+export function fieldsOf(spec) {
+  const r = spec.resources;
+  const agg = r.aggregate_resources;
+  return {
+    name: spec.name,
+    ...(spec.description !== undefined ? { description: spec.description } : {}),
+    domain: r.domain,
+    ...(r.num_worker_nodes !== undefined ? { workerNodes: r.num_worker_nodes } : {}),
+    clusterUuid: r.cluster_reference.uuid.toLowerCase(),
+    infraSubnetUuid: r.buckets_infra_network_reference.uuid.toLowerCase(),
+    infraDns: r.buckets_infra_network_dns,
+    infraVip: r.buckets_infra_network_vip,
+    clientSubnetUuid: r.client_access_network_reference.uuid.toLowerCase(),
+    ...(r.client_access_network_ip_list ? { clientIps: r.client_access_network_ip_list } : {}),
+    ...(r.client_access_network_ipv4_range
+      ? {
+          clientIpRange: {
+            start: r.client_access_network_ipv4_range.ipv4_start,
+            end: r.client_access_network_ipv4_range.ipv4_end,
+          },
+        }
+      : {}),
+    ...(agg
+      ? {
+          aggregate: {
+            vcpus: agg.total_vcpu_count,
+            memoryMib: agg.total_memory_size_mib,
+            capacityGib: agg.total_capacity_gib,
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * The v3 `spec` of a stored object store (schema Objectstore), its references named.
+ * @param {any} ctx
+ * @param {import('../../domain/objectstores.js').ObjectStore} os
+ */
+function specOf(ctx, os) {
+  const { topology } = ctx.domain;
+  const reference = (kind, uuid) => {
+    const found = kind === 'cluster' ? topology.cluster(uuid) : topology.subnet(uuid);
+    return { kind, uuid, ...(found ? { name: found.name } : {}) };
+  };
+  /** @type {Record<string, any>} */
+  const resources = {
+    domain: os.domain,
+    cluster_reference: reference('cluster', os.clusterUuid),
+    buckets_infra_network_reference: reference('subnet', os.infraSubnetUuid),
+    buckets_infra_network_dns: os.infraDns,
+    buckets_infra_network_vip: os.infraVip,
+    client_access_network_reference: reference('subnet', os.clientSubnetUuid),
+  };
+  if (os.workerNodes !== undefined) resources.num_worker_nodes = os.workerNodes;
+  if (os.clientIps) resources.client_access_network_ip_list = os.clientIps;
+  if (os.clientIpRange)
+    resources.client_access_network_ipv4_range = { ipv4_start: os.clientIpRange.start, ipv4_end: os.clientIpRange.end };
+  if (os.aggregate)
+    resources.aggregate_resources = {
+      ...(os.aggregate.vcpus !== undefined ? { total_vcpu_count: os.aggregate.vcpus } : {}),
+      ...(os.aggregate.memoryMib !== undefined ? { total_memory_size_mib: os.aggregate.memoryMib } : {}),
+      ...(os.aggregate.capacityGib !== undefined ? { total_capacity_gib: os.aggregate.capacityGib } : {}),
+    };
+  return { name: os.name, ...(os.description !== undefined ? { description: os.description } : {}), resources };
+}
 
 /** A store's progress: its running task's, 100 when COMPLETE. */
 function percent(ctx, os) {
@@ -33,7 +114,7 @@ function view(ctx, os) {
       last_update_time: iso(os.updatedUs),
       categories: {},
     },
-    spec: os.spec,
+    spec: specOf(ctx, os),
     status: { state: os.state, percent_complete: percent(ctx, os) },
   };
 }
@@ -42,29 +123,25 @@ const uuidOf = (ctx) => ctx.params.uuid.toLowerCase();
 
 /** Every attribute the groups listing answers for an object store, as strings. */
 function attributes(ctx, os) {
-  const r = os.spec.resources;
-  const cluster = ctx.domain.topology.cluster(r.cluster_reference.uuid);
-  const infra = ctx.domain.topology.subnet(r.buckets_infra_network_reference.uuid);
-  const client = ctx.domain.topology.subnet(r.client_access_network_reference.uuid);
-  const agg = r.aggregate_resources ?? {};
-  const ips =
-    r.client_access_network_ip_list ??
-    (r.client_access_network_ipv4_range
-      ? [r.client_access_network_ipv4_range.ipv4_start, r.client_access_network_ipv4_range.ipv4_end]
-      : []);
+  const cluster = ctx.domain.topology.cluster(os.clusterUuid);
+  const infra = ctx.domain.topology.subnet(os.infraSubnetUuid);
+  const client = ctx.domain.topology.subnet(os.clientSubnetUuid);
+  const agg = os.aggregate ?? {};
+  const workers = os.workerNodes ?? 1;
+  const ips = os.clientIps ?? (os.clientIpRange ? [os.clientIpRange.start, os.clientIpRange.end] : []);
   return {
     uuid: [os.uuid],
-    name: [os.spec.name],
-    domain: [r.domain],
+    name: [os.name],
+    domain: [os.domain],
     state: [os.state],
     percentage_complete: [String(percent(ctx, os))],
     error_message_list: os.error ? [os.error] : [],
     cluster_name: [cluster?.name ?? ''],
-    num_msp_workers: [String(r.num_worker_nodes ?? 1)],
-    num_vcpu_per_msp_worker: [String(Math.max(10, agg.total_vcpu_count ?? 0) / (r.num_worker_nodes ?? 1))],
-    total_capacity_gib: [String(agg.total_capacity_gib ?? 0)],
-    total_vcpu_count: [String(agg.total_vcpu_count ?? 0)],
-    total_memory_size_mib: [String(agg.total_memory_size_mib ?? 0)],
+    num_msp_workers: [String(workers)],
+    num_vcpu_per_msp_worker: [String(Math.max(10, agg.vcpus ?? 0) / workers)],
+    total_capacity_gib: [String(agg.capacityGib ?? 0)],
+    total_vcpu_count: [String(agg.vcpus ?? 0)],
+    total_memory_size_mib: [String(agg.memoryMib ?? 0)],
     usage_bytes: [String((os.buckets ?? []).reduce((n, b) => n + b.usageBytes, 0))],
     num_buckets: [String((os.buckets ?? []).length)],
     num_objects: [String((os.buckets ?? []).reduce((n, b) => n + b.objects, 0))],
@@ -76,8 +153,8 @@ function attributes(ctx, os) {
     client_access_network_ip_used_list: os.state === 'COMPLETE' ? ips : [],
     client_access_network_name: [client?.name ?? ''],
     buckets_infra_network_name: [infra?.name ?? ''],
-    buckets_infra_network_vip: [r.buckets_infra_network_vip],
-    buckets_infra_network_dns: [r.buckets_infra_network_dns],
+    buckets_infra_network_vip: [os.infraVip],
+    buckets_infra_network_dns: [os.infraDns],
     ipv4_address: os.state === 'COMPLETE' ? ips.slice(0, 1) : [],
     last_completed_step: [os.state === 'COMPLETE' ? 'DEPLOYED' : 'PRECHECKS'],
   };
@@ -136,12 +213,12 @@ function groups(body, entityType, entities) {
  */
 export const handlers = {
   async objectstores_create(ctx) {
-    return { status: 202, body: view(ctx, ctx.domain.objectstores.create(ctx.body.spec)) };
+    return { status: 202, body: view(ctx, ctx.domain.objectstores.create(fieldsOf(ctx.body.spec))) };
   },
   async objectstores_list(ctx) {
     const specs = ctx.domain.objectstores.list().map((os) => {
       const { metadata, spec, status } = view(ctx, os);
-      return { metadata, spec, status: { ...status, name: os.spec.name } };
+      return { metadata, spec, status: { ...status, name: os.name } };
     });
     return {
       status: 200,

@@ -111,7 +111,7 @@ export function pageOf(items, valuesOf, body, attributes) {
  * the same semantics as `pageOf`, answered by the store's indexes instead of a walk.
  * @param {{ filter?: string, sort_attribute?: string, sort_order?: 'ASCENDING' | 'DESCENDING', offset?: number, length?: number }} body
  * @param {{ filter: string[], sort: string[] }} attributes  what may be filtered and sorted on
- * @returns {import('./store.js').PageQuery & { offset: number }}
+ * @returns {import('../domain/store.js').PageQuery & { offset: number }}
  * @throws {HttpError} 400 naming `filter` or `sort_attribute` when they name an attribute not in `attributes`
  */
 export function listQuery(body, attributes) {
