@@ -50,11 +50,11 @@ let topology;
 
 const V3 = '/api/svc/v3';
 const OSS = '/oss/api/svc/v3';
-const image = (name, resources = {}, extra = {}) => ({
+/** A v3 image create body with a description and a category. */
+const image = (name, resources = {}) => ({
   api_version: '3.1.0',
   metadata: { kind: 'image', categories: { AppType: 'Default' } },
   spec: { name, description: `${name} for the coverage test`, resources: { image_type: 'DISK_IMAGE', ...resources } },
-  ...extra,
 });
 
 /** The answer of a call, checked to be a 2xx. */
