@@ -513,6 +513,22 @@ describe('--topology', () => {
     expect(missing.out()).not.toContain(dir);
   });
 
+  it('refuses a bad build with one line naming the field and the rule, exit code 2', async () => {
+    const bad = join(dir, 'bad-build.yaml');
+    writeFileSync(
+      bad,
+      'clusters:\n  - name: c1\n    build: { version: 6.10.1, full_version: el8.5-release-ganges-6.10.1-stable-a4c9e2, short_commit_id: a4c9e2 }\n',
+    );
+    const { code, out } = await run(['--port', '0', '--data', join(dir, 'bad'), '--topology', bad]);
+    expect(code).toBe(2);
+    const lines = out()
+      .split('\n')
+      .filter((l) => l.includes('--topology:'));
+    expect(lines).toEqual([
+      'simulator: --topology: clusters[0].build.commit_id is required when full_version does not end in the 40 hexadecimal digits of the commit',
+    ]);
+  });
+
   it('refuses a data directory it cannot make, naming the reason and not the path', async () => {
     const file = join(dir, 'a-file');
     writeFileSync(file, 'not a directory');

@@ -36,6 +36,7 @@ export { hasData } from './transitions.js';
  * @property {number | null} sizeBytes  null until the image has its bytes
  * @property {string} [containerUuid]
  * @property {string} [clusterUuid]
+ * @property {string[]} [placement]  v3 `initial_placement_ref_list`: the clusters it is placed on (set at create)
  * @property {number} createdUs
  * @property {number} updatedUs
  * @property {number} specVersion

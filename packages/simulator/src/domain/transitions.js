@@ -116,7 +116,7 @@ export const IMAGE = {
       on: 'two-phase upload: all bytes received',
       to: 'STAGING',
       task: 'upload_image',
-      source: '[S8]',
+      source: '[S8]; the answer `{taskUuid, task_uuid}`: [S16]',
     },
     {
       from: ['STAGING'],

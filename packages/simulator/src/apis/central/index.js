@@ -56,6 +56,34 @@ function categoriesOf(metadata) {
   return out;
 }
 
+/**
+ * The clusters of an image create's `spec.resources.initial_placement_ref_list`, checked: each a
+ * registered cluster (the central endpoint holds no images), each once.
+ * @param {import('../../http.js').Context} ctx
+ * @param {{ kind?: string, uuid: string }[] | undefined} refs
+ * @returns {string[] | undefined} their UUIDs, in order
+ * @throws {HttpError} 422 naming the reference and the rule
+ */
+function placementOf(ctx, refs) {
+  if (refs === undefined) return undefined;
+  const uuids = [];
+  refs.forEach((ref, i) => {
+    const field = `spec.resources.initial_placement_ref_list[${i}]`;
+    const uuid = ref.uuid.toLowerCase();
+    const cluster = ctx.domain.topology.cluster(uuid);
+    let rule;
+    if (!cluster) rule = `no cluster has UUID ${uuid} (list them with POST /api/svc/v3/clusters/list)`;
+    else if (cluster.central) rule = `${uuid} is the central endpoint itself; name a registered cluster`;
+    else if (uuids.includes(uuid)) rule = `cluster ${uuid} is named twice`;
+    if (rule)
+      throw new HttpError(422, 'INVALID_REQUEST', `Request could not be processed: ${field}: ${rule}`, {
+        [field]: rule,
+      });
+    uuids.push(uuid);
+  });
+  return uuids;
+}
+
 /** 202 with the image and its task's UUID (a string, as create and update answers carry it). */
 function accepted(ctx, { image, task }) {
   const view = imageV3(image, ctx);
@@ -80,6 +108,7 @@ export const handlers = {
         `spec.resources.source_uri "${r.source_uri}" has no scheme: give an http, https or nfs URL`,
       );
     ctx.domain.categories.check(categoriesOf(metadata));
+    const placement = placementOf(ctx, r.initial_placement_ref_list);
     return accepted(
       ctx,
       ctx.domain.images.create({
@@ -92,6 +121,7 @@ export const handlers = {
         version: r.version,
         checksum: r.checksum,
         insecureSource: r.source_options?.allow_insecure_connection === true,
+        ...(placement ? { placement } : {}),
         ...categoriesOf(metadata),
       }),
     );
@@ -192,7 +222,7 @@ export const handlers = {
   async tasks_get(ctx) {
     const task = ctx.domain.tasks.get(uuidOf(ctx));
     if (!task) throw notFound('task', uuidOf(ctx));
-    return { status: 200, body: taskV3(task) };
+    return { status: 200, body: taskV3(task, ctx.domain.topology.home()) };
   },
 
   async tasks_list(ctx) {
@@ -205,7 +235,11 @@ export const handlers = {
     const found = { total, offset: query.offset, page: docs };
     return {
       status: 200,
-      body: { api_version: API_VERSION, metadata: listMetadata('task', body, found), entities: found.page.map(taskV3) },
+      body: {
+        api_version: API_VERSION,
+        metadata: listMetadata('task', body, found),
+        entities: found.page.map((t) => taskV3(t, ctx.domain.topology.home())),
+      },
     };
   },
 
@@ -215,7 +249,8 @@ export const handlers = {
     const unknown = uuids.find((u) => !tasks.get(u));
     if (unknown) throw notFound('task', unknown);
     const done = await tasks.waitAny(uuids, ctx.body.poll_timeout_seconds * 1000, ctx.gone());
-    return { status: 200, body: { entities: done.map(taskV3), has_poll_timed_out: done.length === 0 } };
+    const home = ctx.domain.topology.home();
+    return { status: 200, body: { entities: done.map((t) => taskV3(t, home)), has_poll_timed_out: done.length === 0 } };
   },
 
   async tasks_abort(ctx) {
@@ -256,7 +291,7 @@ export const handlers = {
   async subnets_get(ctx) {
     const subnet = ctx.domain.topology.subnet(uuidOf(ctx));
     if (!subnet) throw notFound('subnet', uuidOf(ctx));
-    return { status: 200, body: { api_version: API_VERSION, ...subnetV3(subnet) } };
+    return { status: 200, body: { api_version: API_VERSION, ...subnetV3(subnet, ctx) } };
   },
 
   async images_migrate(ctx) {
@@ -289,7 +324,7 @@ export const handlers = {
       body: {
         api_version: API_VERSION,
         metadata: listMetadata('subnet', body, found),
-        entities: found.page.map(subnetV3),
+        entities: found.page.map((s) => subnetV3(s, ctx)),
       },
     };
   },

@@ -45,7 +45,7 @@ function getTask(ctx, uuid) {
 }
 const listed = (ctx) => ctx.domain.images.list().filter((i) => i.state !== 'DELETING');
 const containerOf = (ctx, i) => ctx.domain.topology.container(i.containerUuid);
-const peCluster = (ctx) => ctx.domain.topology.containers()[0]?.clusterUuid;
+const peCluster = (ctx) => ctx.domain.topology.home();
 
 /** The fields of a create body in v0.8 and v2.0: the image's, then its import spec's. */
 const CREATE_FIELDS = {
@@ -125,16 +125,18 @@ function pageV2_0(items, query, attributes) {
   const page = query.page === undefined ? 1 : Number(query.page);
   const start = (page - 1) * count;
   const slice = matched.slice(start, start + count);
+  // one-based indexes, and the filter and sort echoed empty when none was given, as a real
+  // storage container list answers (docs/service.md, "Storage containers")
   const metadata = {
     grand_total_entities: items.length,
     total_entities: matched.length,
     count: slice.length,
     page,
-    start_index: slice.length ? start : 0,
-    end_index: slice.length ? start + slice.length - 1 : 0,
+    start_index: slice.length ? start + 1 : 0,
+    end_index: slice.length ? start + slice.length : 0,
+    filter_criteria: query.filter_criteria ?? '',
+    sort_criteria: query.sort_criteria ?? '',
   };
-  if (query.filter_criteria) metadata.filter_criteria = query.filter_criteria;
-  if (query.sort_criteria) metadata.sort_criteria = query.sort_criteria;
   return { metadata, slice };
 }
 
@@ -207,7 +209,9 @@ export const handlers = {
         `Image ${image.uuid} is not in state INACTIVE: ${error.message} The upload proceeds only while the image is INACTIVE.`,
       );
     }
-    return { status: 200, body: { taskUuid: task.uuid } };
+    // both names: the vendor's cloud provider interface reads `task_uuid` from this answer, the
+    // other v0.8 calls answer `taskUuid` (docs/service.md, "The v0.8 upload's answer")
+    return { status: 200, body: { taskUuid: task.uuid, task_uuid: task.uuid } };
   },
   async tasks_get_v0_8(ctx) {
     return { status: 200, body: taskV0_8(getTask(ctx, ctx.params.uuid)) };
@@ -248,7 +252,9 @@ export const handlers = {
   async images_list_v2_0(ctx) {
     const views = listed(ctx).map((i) => imageV2_0(i, containerOf(ctx, i)));
     const { metadata, slice } = pageV2_0(views, ctx.query, ['name', 'uuid', 'image_state', 'image_type']);
-    return { status: 200, body: { metadata, entities: slice } };
+    // the image list answers only its counts (ListMetadataV2_0)
+    const { grand_total_entities, total_entities } = metadata;
+    return { status: 200, body: { metadata: { grand_total_entities, total_entities }, entities: slice } };
   },
   async images_create_v2_0(ctx) {
     if (ctx.body.vm_disk_clone_spec)

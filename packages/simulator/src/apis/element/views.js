@@ -131,6 +131,9 @@ export const imageV0_8 = (i, c) => imageView(i, c, 'v0_8');
 /** The v2.0 view of an image. */
 export const imageV2_0 = (i, c) => imageView(i, c, 'v2_0');
 
+/** The storage tiers of a container, fastest first. */
+const TIERS = ['SSD-PCIe', 'SSD-SATA', 'DAS-SATA'];
+
 /**
  * The v2.0 view of a storage container, its usage grown by the images it holds.
  * @param {any} c  the container
@@ -163,6 +166,21 @@ export function containerV2_0(c, images) {
     enable_software_encryption: false,
     is_nutanix_managed: null,
     vstore_name_list: [c.name],
+    // a container's tiering as a real answer shows it (docs/service.md, "Storage containers")
+    seq_io_preference: [...TIERS],
+    random_io_preference: [...TIERS],
+    down_migrate_times_in_secs: Object.fromEntries(TIERS.map((tier) => [tier, 1800])),
+    ilm_policy: null,
+    // no remote sites: no container is mapped to one
+    mapped_remote_containers: {},
+    // no VM does I/O on it; counters the service does not collect answer -1, as production's do
+    stats: {
+      controller_num_iops: '0',
+      controller_avg_io_latency_usecs: '0',
+      controller_io_bandwidth_kBps: '0',
+      hypervisor_num_iops: '-1',
+      timespan_usecs: '-1',
+    },
     usage_stats: {
       'storage.usage_bytes': String(used),
       'storage.user_usage_bytes': String(used),
