@@ -68,9 +68,10 @@ const CHECKSUM_TYPE = { sha1: 'SHA_1', sha256: 'SHA_256' };
  * @returns {(error: import('../domain/errors.js').DomainError) => HttpError}
  */
 export function v3MapError(fields) {
+  // `placement[1].x` -> the API's name of `placement`, then `[1].x`
   const wire = (field) => {
-    const [first, ...rest] = field.split('.');
-    return [fields[first] ?? first, ...rest].join('.');
+    const [, first, rest] = /** @type {RegExpExecArray} */ (/^([^.[]*)(.*)$/.exec(field));
+    return `${fields[first] ?? first}${rest}`;
   };
   return (error) => {
     if (error instanceof NotFound) {

@@ -202,6 +202,21 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
 
   const defaultContainer = () => topology.containers()[0];
 
+  /** The clusters an image is placed on: each registered (not the central endpoint), once. @throws {Invalid} */
+  function checkPlacement(clusters = []) {
+    /** @type {Record<string, string>} */
+    const details = {};
+    clusters.forEach((uuid, i) => {
+      const cluster = topology.cluster(uuid);
+      if (!cluster)
+        details[`placement[${i}]`] = `no cluster has UUID ${uuid} (list them with POST /api/svc/v3/clusters/list)`;
+      else if (cluster.central)
+        details[`placement[${i}]`] = `${uuid} is the central endpoint itself; name a registered cluster`;
+      else if (clusters.indexOf(uuid) !== i) details[`placement[${i}]`] = `cluster ${uuid} is named twice`;
+    });
+    if (Object.keys(details).length) throw new Invalid(details);
+  }
+
   tasks.define({
     create_image: {
       async run(task, signal, progress) {
@@ -286,10 +301,12 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
      * `sourceUri` when there is one.
      * @param {Partial<Image> & { name: string }} fields
      * @returns {{ image: Image, task: any }}
-     * @throws {Conflict} `exists` when `fields.uuid` is taken
+     * @throws {Conflict} `exists` when `fields.uuid` is taken; {Invalid} `placement[i]` naming a
+     *   cluster that is not registered, the central endpoint, or one named twice
      */
     create(fields) {
       const uuid = fields.uuid ?? randomUUID();
+      checkPlacement(fields.placement);
       return store.batch(() => {
         if (store.get('image', uuid)) throw new Conflict('exists', `image : ${uuid} already exists.`);
         const now = nowUs();

@@ -30,6 +30,7 @@ export const unauthorized = v3Unauthorized(API_VERSION);
 /** The domain's errors in this API's words; its field names in the v3 bodies. */
 export const mapError = v3MapError({
   cluster: 'cluster_reference.uuid',
+  placement: 'spec.resources.initial_placement_ref_list',
   categories: 'metadata.categories',
   categoriesMapping: 'metadata.categories_mapping',
 });
@@ -56,34 +57,6 @@ function categoriesOf(metadata) {
   return out;
 }
 
-/**
- * The clusters of an image create's `spec.resources.initial_placement_ref_list`, checked: each a
- * registered cluster (the central endpoint holds no images), each once.
- * @param {import('../../http.js').Context} ctx
- * @param {{ kind?: string, uuid: string }[] | undefined} refs
- * @returns {string[] | undefined} their UUIDs, in order
- * @throws {HttpError} 422 naming the reference and the rule
- */
-function placementOf(ctx, refs) {
-  if (refs === undefined) return undefined;
-  const uuids = [];
-  refs.forEach((ref, i) => {
-    const field = `spec.resources.initial_placement_ref_list[${i}]`;
-    const uuid = ref.uuid.toLowerCase();
-    const cluster = ctx.domain.topology.cluster(uuid);
-    let rule;
-    if (!cluster) rule = `no cluster has UUID ${uuid} (list them with POST /api/svc/v3/clusters/list)`;
-    else if (cluster.central) rule = `${uuid} is the central endpoint itself; name a registered cluster`;
-    else if (uuids.includes(uuid)) rule = `cluster ${uuid} is named twice`;
-    if (rule)
-      throw new HttpError(422, 'INVALID_REQUEST', `Request could not be processed: ${field}: ${rule}`, {
-        [field]: rule,
-      });
-    uuids.push(uuid);
-  });
-  return uuids;
-}
-
 /** 202 with the image and its task's UUID (a string, as create and update answers carry it). */
 function accepted(ctx, { image, task }) {
   const view = imageV3(image, ctx);
@@ -108,7 +81,7 @@ export const handlers = {
         `spec.resources.source_uri "${r.source_uri}" has no scheme: give an http, https or nfs URL`,
       );
     ctx.domain.categories.check(categoriesOf(metadata));
-    const placement = placementOf(ctx, r.initial_placement_ref_list);
+    const placement = r.initial_placement_ref_list?.map((ref) => ref.uuid.toLowerCase());
     return accepted(
       ctx,
       ctx.domain.images.create({
