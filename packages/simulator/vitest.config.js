@@ -11,5 +11,7 @@ export default defineConfig({
     // files share nothing else (each starts its own simulator in its own folder; no mocks, no
     // process.env writes).
     isolate: false,
+    // the kill walks run two at a time (describe.concurrent): each waits on its own child processes
+    maxConcurrency: 2,
   },
 });

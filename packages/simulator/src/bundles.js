@@ -1,6 +1,6 @@
 // The routing and request validation of every API, from the bundles (dist/<api>.json) through
 // openapi-backend: there is no route table of our own.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverBasePath } from '@svc/oas';
@@ -100,10 +100,14 @@ function backendOf(doc, bundleJson) {
   return backend;
 }
 
+/** @type {Map<string, { stamp: string, api: LoadedApi }>} bundle path -> what was loaded from it */
+const loadedBundles = new Map();
+
 /**
  * Loads every API from its bundle. Its router and validators (`backend`) are built at the first
- * request to that API: a process that serves one API does not pay for the others (start-up time
- * and memory).
+ * request to that API and kept with it; a bundle unchanged since it was last loaded in this
+ * process is not read again (a test suite, or a process that restarts its simulator, compiles
+ * each validator once).
  * @param {{ name: string, bundleJson: string }[]} [list]  the APIs; `defaultApis()` by default
  * @returns {Promise<LoadedApi[]>}
  * @throws {Error} when a bundle is missing (run `npm run bundle`) or is not JSON
@@ -113,10 +117,17 @@ export async function loadApis(list = defaultApis()) {
   for (const { name, bundleJson } of list) {
     if (!existsSync(bundleJson))
       throw new Error(`${shownPath(bundleJson)} is missing: run \`npm run bundle\` (or \`npm run build\`) first`);
+    const { mtimeMs, size } = statSync(bundleJson);
+    const stamp = `${name} ${mtimeMs} ${size}`;
+    const known = loadedBundles.get(bundleJson);
+    if (known?.stamp === stamp) {
+      loaded.push(known.api);
+      continue;
+    }
     const doc = JSON.parse(readFileSync(bundleJson, 'utf8'));
     /** @type {OpenAPIBackend | undefined} */
     let backend;
-    loaded.push({
+    const api = {
       name,
       doc,
       get backend() {
@@ -124,7 +135,9 @@ export async function loadApis(list = defaultApis()) {
         return backend;
       },
       basePaths: basePathsOf(doc),
-    });
+    };
+    loadedBundles.set(bundleJson, { stamp, api });
+    loaded.push(api);
   }
   return loaded;
 }

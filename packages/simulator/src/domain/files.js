@@ -71,7 +71,11 @@ class ImageWriteStream extends WriteStream {
   releasing = false;
   /** @param {Buffer} chunk @param {BufferEncoding} encoding @param {(error?: Error | null) => void} done */
   _write(chunk, encoding, done) {
-    durable('write');
+    try {
+      durable('write');
+    } catch (error) {
+      return done(error);
+    }
     super._write(chunk, encoding, (error) => {
       if (this.releasing) release(chunk);
       done(error);
@@ -79,7 +83,11 @@ class ImageWriteStream extends WriteStream {
   }
   /** @param {{ chunk: Buffer, encoding: BufferEncoding }[]} chunks @param {(error?: Error | null) => void} done */
   _writev(chunks, done) {
-    durable('write');
+    try {
+      durable('write');
+    } catch (error) {
+      return done(error);
+    }
     super._writev(chunks, (error) => {
       if (this.releasing) for (const { chunk } of chunks) release(chunk);
       done(error);

@@ -130,6 +130,11 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
   function move(uuid, event, change, params = {}) {
     return store.batch(() => {
       const image = require(uuid);
+      if (image.writerToken && abandoned.has(image.writerToken)) {
+        // its upload ended; the release could not be written yet (a full disk)
+        delete image.writer;
+        delete image.writerToken;
+      }
       const row = rowOf(IMAGE, image, event);
       if (!row) throw new Refused('image', uuid, event, doing(image));
       if (row.to === BEFORE) {
@@ -185,17 +190,23 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
     return { image, token };
   }
 
-  /** Gives the writer slot back (the bytes did not all arrive); again later when the disk refuses it now. */
+  /** Writer claims whose upload has ended but whose release is not written yet: free for the next claim. */
+  const abandoned = new Set();
+
+  /** Gives the writer slot back (the bytes did not all arrive); written again later when the disk refuses it now. */
   function release(uuid, token) {
-    const free = () =>
+    const free = () => {
       store.update('image', uuid, (i) => {
         if (i.writerToken !== token) return false;
         delete i.writer;
         delete i.writerToken;
       });
+      abandoned.delete(token);
+    };
     try {
       free();
     } catch {
+      abandoned.add(token);
       retry(free);
     }
   }

@@ -1,0 +1,366 @@
+// A model-based concurrency test (issue 42; the Jepsen idea through fast-check's model-based
+// testing): random sequences of create, update, upload, delete (v3, v2.0 and inside a batch) and
+// restart run against a simulator, the requests of each stretch released to it in an order
+// fast-check's scheduler picks, so that they overlap each other and the tasks they start. Every
+// answer must be one the transition table allows given what was acknowledged before the request
+// was sent (happens-before); at each `settle` every image must be where the acknowledged
+// operations put it: gone when a delete was accepted, its bytes those of its source or of its one
+// accepted upload, its name that of its last accepted update, its state that of its create task.
+//   SVC_SIM_MODEL_RUNS=200 SVC_SIM_MODEL_SEED=7   longer runs, another seed (the default is fixed)
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { startSimulator } from '../src/index.js';
+import { client } from './support/crash.js';
+import { PASSWORD } from './support/sim.js';
+
+const V3 = '/api/svc/v3';
+const RUNS = Number(process.env.SVC_SIM_MODEL_RUNS ?? 12);
+const SEED = Number(process.env.SVC_SIM_MODEL_SEED ?? 4242);
+const GOOD = Buffer.alloc(20_000, 3);
+/** Long enough that requests overlap a running task, short enough for many runs. */
+const TASK_SECONDS = 0.04;
+
+/** A source host: `/good.img` answers GOOD; `/bad.img` answers 404 after a moment, so an update can arrive while it is fetched. */
+let source;
+const root = mkdtempSync(join(tmpdir(), 'svc-sim-model-'));
+let runs = 0;
+/** Requests sent while another was still unanswered. */
+let overlapping = 0;
+
+beforeAll(async () => {
+  const server = createServer((req, res) => {
+    if (req.url === '/good.img') {
+      res.writeHead(200, { 'content-length': GOOD.length }).end(GOOD);
+      return;
+    }
+    setTimeout(() => res.writeHead(404).end('gone'), 30);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  source = { url: `http://127.0.0.1:${/** @type {any} */ (server.address()).port}`, server };
+});
+
+afterAll(() => {
+  source?.server.closeAllConnections();
+  source?.server.close();
+  rmSync(root, { recursive: true, force: true });
+  console.log(`model test: ${runs} runs, ${overlapping} requests sent while another was unanswered`);
+});
+
+/**
+ * @typedef {{ type: string, issuedAt: number, answeredAt?: number, status?: number, specVersion?: number,
+ *   name?: string, size?: number }} Op  an operation on an image and what it was answered
+ * @typedef {{ uuid: string, source: 'none' | 'good' | 'bad', name: string, ops: Op[] }} ModelImage
+ * @typedef {{ images: ModelImage[] }} Model
+ * @typedef {{ sim: any, c: ReturnType<typeof client>, dir: string, s: any, clock: number,
+ *   inflight: Set<Promise<void>>, unanswered: number, problems: string[] }} Real
+ */
+
+/** The successes of an op type (v3 202; upload 200; element delete 200). */
+const SUCCESS = { update: 202, delete: 202, upload: 200, v2delete: 200 };
+/** Every status an op may be answered: success, refused (409, element 400), gone (404). */
+const ALLOWED = {
+  update: [202, 409, 404],
+  delete: [202, 409, 404],
+  upload: [200, 409, 404],
+  v2delete: [200, 400, 404],
+};
+const isDelete = (op) => op.type === 'delete' || op.type === 'v2delete';
+const succeeded = (op) => op.status === SUCCESS[op.type];
+
+/**
+ * Sends an op to an image once the scheduler releases it, and checks its answer against what
+ * was acknowledged before it was sent.
+ * @param {Real} r
+ * @param {ModelImage} image
+ * @param {Op['type']} type
+ * @param {(op: Op) => Promise<{ status: number, body: any }>} send
+ * @param {(op: Op, answer: any) => void} [record]
+ */
+function fire(r, image, type, send, record) {
+  const done = r.s
+    .schedule(Promise.resolve(), `${type} ${image.name}`)
+    .then(async () => {
+      /** @type {Op} */
+      const op = { type, issuedAt: ++r.clock };
+      image.ops.push(op);
+      if (r.unanswered++ > 0) overlapping++;
+      const answer = await send(op).finally(() => r.unanswered--);
+      op.answeredAt = ++r.clock;
+      op.status = answer.status;
+      record?.(op, answer.body);
+      check(r, image, op, answer.body);
+    })
+    .catch((error) => r.problems.push(`${type} ${image.name}: ${error.message}`))
+    .finally(() => r.inflight.delete(done));
+  r.inflight.add(done);
+}
+
+/** The rules an answer must keep at the moment it arrives. */
+function check(r, image, op, body) {
+  const where = `${op.type} of ${image.name} (${image.source} source) answered ${op.status}`;
+  if (!ALLOWED[op.type].includes(op.status))
+    r.problems.push(`${where}: not an answer it may give (${JSON.stringify(body)})`);
+  const before = (other) => other !== op && other.answeredAt !== undefined && other.answeredAt < op.issuedAt;
+  if (succeeded(op) && image.ops.some((d) => isDelete(d) && succeeded(d) && before(d)))
+    r.problems.push(`${where}: accepted after a delete of it was accepted`);
+  if (op.type === 'upload' && succeeded(op)) {
+    if (image.source !== 'none') r.problems.push(`${where}: an image created from a source_uri took an upload`);
+    if (image.ops.some((u) => u.type === 'upload' && succeeded(u) && before(u)))
+      r.problems.push(`${where}: a second upload was accepted`);
+  }
+}
+
+/** A create of each kind: `none` takes an upload; `good` fetches GOOD; `bad` fails its fetch. */
+const create = fc.constantFrom('none', 'good', 'bad').map((kind) => ({
+  check: (m) => m.images.length < 3,
+  async run(m, r) {
+    const name = `img-${m.images.length}`;
+    const resources = {
+      image_type: 'DISK_IMAGE',
+      ...(kind === 'none' ? {} : { source_uri: `${source.url}/${kind}.img` }),
+    };
+    const { status, body } = await r.c.call('POST', `${V3}/images`, {
+      body: { api_version: '3.1.0', metadata: { kind: 'image' }, spec: { name, resources } },
+    });
+    if (status !== 202) throw new Error(`create answered ${status}: ${JSON.stringify(body)}`);
+    m.images.push({ uuid: body.metadata.uuid, source: kind, name, ops: [] });
+  },
+  toString: () => `create(${kind})`,
+}));
+
+/** @type {fc.Arbitrary<fc.AsyncCommand<Model, Real>>[]} */
+const commands = [
+  // twice: images to work on early in a run
+  create,
+  create,
+  fc.tuple(fc.nat(2), fc.constantFrom('alpha', 'beta', 'gamma')).map(([i, name]) => ({
+    check: (m) => m.images.length > 0,
+    run(m, r) {
+      const image = m.images[i % m.images.length];
+      fire(
+        r,
+        image,
+        'update',
+        async () => {
+          const got = await r.c.call('GET', `${V3}/images/${image.uuid}`);
+          if (got.status !== 200) return got;
+          return r.c.call('PUT', `${V3}/images/${image.uuid}`, {
+            body: {
+              api_version: '3.1.0',
+              metadata: { kind: 'image', spec_version: got.body.metadata.spec_version },
+              spec: { ...got.body.spec, name },
+            },
+          });
+        },
+        (op, answer) => {
+          op.name = name;
+          op.specVersion = answer?.metadata?.spec_version;
+        },
+      );
+    },
+    toString: () => `update(${i}, ${name})`,
+  })),
+  fc.nat(2).map((i) => ({
+    check: (m) => m.images.length > 0,
+    run(m, r) {
+      const image = m.images[i % m.images.length];
+      fire(r, image, 'delete', () => r.c.call('DELETE', `${V3}/images/${image.uuid}`));
+    },
+    toString: () => `delete(${i})`,
+  })),
+  fc.nat(2).map((i) => ({
+    check: (m) => m.images.length > 0,
+    run(m, r) {
+      const image = m.images[i % m.images.length];
+      fire(r, image, 'v2delete', () => r.c.call('DELETE', `/api/svc/v2.0/images/${image.uuid}`));
+    },
+    toString: () => `v2.0 delete(${i})`,
+  })),
+  fc.tuple(fc.nat(2), fc.integer({ min: 1, max: 9000 })).map(([i, size]) => ({
+    check: (m) => m.images.length > 0,
+    run(m, r) {
+      const image = m.images[i % m.images.length];
+      fire(
+        r,
+        image,
+        'upload',
+        () =>
+          r.c.call('PUT', `${V3}/images/${image.uuid}/file`, {
+            body: Buffer.alloc(size, 1),
+            headers: { 'content-type': 'application/octet-stream' },
+          }),
+        (op) => {
+          op.size = size;
+        },
+      );
+    },
+    toString: () => `upload(${i}, ${size} bytes)`,
+  })),
+  // a batch: an update and a delete of one image, in that order, in one request
+  fc.nat(2).map((i) => ({
+    check: (m) => m.images.length > 0,
+    run(m, r) {
+      const image = m.images[i % m.images.length];
+      const batch = r.s
+        .schedule(Promise.resolve(), `batch ${image.name}`)
+        .then(async () => {
+          const got = await r.c.call('GET', `${V3}/images/${image.uuid}`);
+          /** @type {Op} */
+          const update = { type: 'update', issuedAt: ++r.clock, name: 'batched' };
+          /** @type {Op} */
+          const del = { type: 'delete', issuedAt: r.clock };
+          image.ops.push(update, del);
+          if (r.unanswered++ > 0) overlapping++;
+          const spec_version = got.body?.metadata?.spec_version ?? 0;
+          const answer = await r.c.call('POST', `${V3}/batch`, {
+            body: {
+              action_on_failure: 'CONTINUE',
+              execution_order: 'SEQUENTIAL',
+              api_request_list: [
+                {
+                  operation: 'PUT',
+                  path_and_params: `/api/nutanix/v3/images/${image.uuid}`,
+                  body: {
+                    api_version: '3.1.0',
+                    metadata: { kind: 'image', spec_version },
+                    spec: { ...(got.status === 200 ? got.body.spec : { resources: {} }), name: 'batched' },
+                  },
+                },
+                { operation: 'DELETE', path_and_params: `/api/nutanix/v3/images/${image.uuid}` },
+              ],
+            },
+          });
+          r.unanswered--;
+          const list = answer.body.api_response_list ?? [];
+          for (const [op, sub] of [
+            [update, list[0]],
+            [del, list[1]],
+          ]) {
+            op.answeredAt = ++r.clock;
+            op.status = Number(sub?.status ?? answer.status);
+            if (op === update) op.specVersion = sub?.api_response?.metadata?.spec_version;
+            check(r, image, op, sub?.api_response);
+          }
+        })
+        .catch((error) => r.problems.push(`batch ${image.name}: ${error.message}`))
+        .finally(() => r.inflight.delete(batch));
+      r.inflight.add(batch);
+    },
+    toString: () => `batch(update, delete)(${i})`,
+  })),
+  fc.constant({
+    check: () => true,
+    async run(_m, r) {
+      await settleRequests(r);
+      await r.c.close();
+      await r.sim.close();
+      r.sim = await start(r.dir);
+      r.c = client(r.sim.url);
+    },
+    toString: () => 'restart',
+  }),
+  fc.constant({
+    check: () => true,
+    run: (m, r) => settle(m, r),
+    toString: () => 'settle',
+  }),
+];
+
+const start = (dir) =>
+  startSimulator({ port: 0, dataDir: dir, password: PASSWORD, taskSeconds: TASK_SECONDS, http: true });
+
+/** Waits for every request sent so far. */
+async function settleRequests(r) {
+  while (r.inflight.size) await Promise.all([...r.inflight]);
+  if (r.problems.length) throw new Error(r.problems.join('\n'));
+}
+
+/** Every request answered and every task ended: each image is exactly where its acknowledged operations put it. */
+async function settle(m, r) {
+  await settleRequests(r);
+  for (let i = 0; ; i++) {
+    const active = await r.c.call('POST', `${V3}/tasks/list`, {
+      body: { kind: 'task', filter: 'status==RUNNING', length: 1 },
+    });
+    const queued = await r.c.call('POST', `${V3}/tasks/list`, {
+      body: { kind: 'task', filter: 'status==QUEUED', length: 1 },
+    });
+    if (active.body.metadata.total_matches + queued.body.metadata.total_matches === 0) break;
+    if (i >= 400) throw new Error('tasks still QUEUED or RUNNING after 400 checks');
+    await r.c.task((active.body.entities[0] ?? queued.body.entities[0]).uuid);
+  }
+  const problems = [];
+  const withBytes = new Set();
+  for (const image of m.images) {
+    const got = await r.c.call('GET', `${V3}/images/${image.uuid}`);
+    const accepted = image.ops.filter((op) => isDelete(op) && succeeded(op));
+    for (const gone of image.ops.filter((op) => op.status === 404))
+      if (!accepted.some((d) => d.issuedAt < /** @type {number} */ (gone.answeredAt)))
+        problems.push(`${image.name}: ${gone.type} answered 404, no delete of it was accepted before`);
+    if (accepted.length) {
+      if (got.status !== 404) problems.push(`${image.name}: its delete was accepted, it answers ${got.status}`);
+      continue;
+    }
+    if (got.status !== 200) {
+      problems.push(`${image.name}: no delete was accepted, it answers ${got.status}`);
+      continue;
+    }
+    const { state, resources } = got.body.status;
+    const createTask = await r.c.call('POST', `${V3}/tasks/list`, {
+      body: { kind: 'task', filter: `entity_uuid==${image.uuid};operation_type==create_image_intentful`, length: 1 },
+    });
+    const created = createTask.body.entities[0]?.status;
+    const expected = image.source === 'bad' ? ['ERROR', 'FAILED'] : ['COMPLETE', 'SUCCEEDED'];
+    if (state !== expected[0] || created !== expected[1])
+      problems.push(
+        `${image.name} (${image.source} source): ${state} with its create task ${created}, not ${expected.join(' with ')}`,
+      );
+    const upload = image.ops.find((op) => op.type === 'upload' && succeeded(op));
+    const size = image.source === 'good' ? GOOD.length : upload?.size;
+    if (resources.size_bytes !== size) problems.push(`${image.name}: size_bytes ${resources.size_bytes}, not ${size}`);
+    if (size !== undefined) withBytes.add(image.uuid);
+    const updates = image.ops.filter((op) => op.type === 'update' && succeeded(op));
+    const last = updates.reduce((a, b) => ((b.specVersion ?? 0) > (a?.specVersion ?? -1) ? b : a), undefined);
+    if (got.body.metadata.spec_version !== updates.length)
+      problems.push(
+        `${image.name}: spec_version ${got.body.metadata.spec_version} after ${updates.length} accepted updates`,
+      );
+    if (got.body.spec.name !== (last?.name ?? image.name))
+      problems.push(`${image.name}: named "${got.body.spec.name}", its last accepted update named it "${last?.name}"`);
+  }
+  const files = readdirSync(join(r.dir, 'images'));
+  for (const name of files) if (!withBytes.has(name)) problems.push(`a file no image with bytes holds: ${name}`);
+  if (problems.length) throw new Error(problems.join('\n'));
+}
+
+describe('random interleavings against the transition table', () => {
+  it(`every answer and every settled state is one the model allows (${RUNS} runs, seed ${SEED})`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), fc.commands(commands, { maxCommands: 30, size: 'medium' }), async (s, cmds) => {
+        runs++;
+        const dir = mkdtempSync(join(root, 'run-'));
+        const sim = await start(dir);
+        /** @type {Real} */
+        const real = { sim, c: client(sim.url), dir, s, clock: 0, inflight: new Set(), unanswered: 0, problems: [] };
+        /** @type {Model} */
+        const model = { images: [] };
+        try {
+          await fc.scheduledModelRun(s, () => ({ model, real }), cmds);
+          // every run ends settled, whatever its last command
+          await settle(model, real);
+        } finally {
+          while (real.inflight.size) await Promise.allSettled([...real.inflight]);
+          await real.c.close();
+          await real.sim.close();
+          rmSync(dir, { recursive: true, force: true });
+        }
+        if (real.problems.length) throw new Error(real.problems.join('\n'));
+      }),
+      { numRuns: RUNS, seed: SEED, endOnFailure: true },
+    );
+  });
+});
