@@ -1,0 +1,64 @@
+// `npm start` (after the Node check, scripts/supported-node.mjs): installs what serving needs, bundles
+// the descriptions, builds the explorer and serves (scripts/serve.mjs: the local svc, the mocks,
+// the explorer), then reports the lint gate (Redocly and Spectral, in another process) as it finishes.
+// Arguments go to serve (`npm start -- --port 9000`).
+// What it installs: nothing when node_modules is current; on a fresh clone only the root's
+// `dependencies` and the workspaces' (`npm install --omit=dev`: no test, type or build tooling,
+// which `npm test` and `npm install` add); a full install is kept full.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * What `npm install` must do for `npm start`, judged as npm does from its hidden lockfile
+ * (`node_modules/.package-lock.json`, written at every install after package-lock.json).
+ * @returns {null | string[]} null when node_modules is current; else npm's arguments: the full
+ *   install for a tree that has the dev packages, `--omit=dev` for a fresh clone or a start-only tree
+ */
+function installArgs() {
+  const base = ['install', '--no-audit', '--no-fund'];
+  const hidden = join(root, 'node_modules', '.package-lock.json');
+  if (!existsSync(hidden)) return [...base, '--omit=dev'];
+  const installed = statSync(hidden).mtimeMs;
+  const manifests = [
+    'package.json',
+    'package-lock.json',
+    ...readdirSync(join(root, 'packages')).map((p) => join('packages', p, 'package.json')),
+  ];
+  const current = manifests.every((f) => !existsSync(join(root, f)) || statSync(join(root, f)).mtimeMs <= installed);
+  if (current) return null;
+  const full = Object.values(JSON.parse(readFileSync(hidden, 'utf8')).packages ?? {}).some((p) => p.dev);
+  return full ? base : [...base, '--omit=dev'];
+}
+
+const args = installArgs();
+if (args) {
+  console.log(`start: npm ${args.join(' ')}`);
+  if (spawnSync('npm', args, { cwd: root, stdio: 'inherit' }).status !== 0) {
+    console.error('start: `npm install` failed (see above)');
+    process.exit(1);
+  }
+}
+
+// Loaded once installed: a fresh clone has none of these before.
+const { apis } = await import('@svc/oas/apis');
+const { bundleApi, redoclyConfig } = await import('./lib/redocly.mjs');
+const config = await redoclyConfig();
+try {
+  await Promise.all(apis().map((api) => bundleApi(api, config)));
+} catch (e) {
+  console.error(e.message);
+  process.exit(1);
+}
+const { build } = await import('../packages/explorer/scripts/build.mjs');
+await build();
+// The servers, with the start's arguments (serve.mjs reads process.argv as its own).
+await import('./serve.mjs');
+
+// The lint gate in its own process: the servers go on answering while it runs.
+const lint = spawn(process.execPath, [join(root, 'scripts', 'lint-all.mjs')], { cwd: root, stdio: 'inherit' });
+lint.on('error', (e) => console.error(`start: the lint did not run (${e.message})`));
+process.on('exit', () => lint.kill());
