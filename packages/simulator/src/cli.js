@@ -3,18 +3,22 @@
 // the local svc until Ctrl-C or SIGTERM. Prints its URL and user, and the password only when it
 // generated one. --print-env and --ready-file hand the same facts to scripts and other languages.
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { integer, parseCommandLine, port, UsageError, usageExit } from '@svc/args';
 import { parse as parseYaml } from 'yaml';
 import { checkTopology } from './domain/topology.js';
 import { DEFAULT_DATA_DIR, keptPassword, parseFaults, startSimulator } from './index.js';
 
 /**
- * A path as printed: relative to the working directory, so no absolute local path reaches a log.
+ * A path as printed: relative to the working directory when inside it, else its last two names
+ * (`svc-data/password`), so no local path reaches a log.
  * @param {string} path
  */
 function shown(path) {
-  return relative(process.cwd(), resolve(path)) || '.';
+  const inside = relative(process.cwd(), resolve(path));
+  if (inside === '') return '.';
+  if (!inside.startsWith('..') && !isAbsolute(inside)) return inside;
+  return join(basename(dirname(resolve(path))), basename(path));
 }
 
 const USAGE = `Usage: svc-simulator [--host 127.0.0.1] [--port 9440] [--data DIR] [--user admin] [--password P]
