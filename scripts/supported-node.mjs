@@ -63,7 +63,7 @@ if (supported(process.version)) {
   };
   const child = spawn(node, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env });
   // Ctrl-C reaches both (one process group); a signal sent to this process alone is passed on.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+  for (const signal of /** @type {NodeJS.Signals[]} */ (['SIGINT', 'SIGTERM', 'SIGHUP']))
     process.on(signal, () => {
       if (signal !== 'SIGINT') child.kill(signal);
     });
