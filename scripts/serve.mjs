@@ -8,7 +8,8 @@
 // forwards "Try it out" requests to real endpoints (no CORS needed); --ca adds CA certificates
 // (PEM file) to trust for them beside Node's own.
 // The forwarder refuses this machine's other ports unless --allow-loopback.
-//   npm run serve -- [--port 8080] [--mock-port 4010] [--sim-port 9440] [--data .simulator] [--ca corp-ca.pem] [--allow-loopback]
+// --build builds the explorer first (`npm start` uses it), while Prism starts in its own process.
+//   npm run serve -- [--port 8080] [--mock-port 4010] [--sim-port 9440] [--data .simulator] [--ca corp-ca.pem] [--allow-loopback] [--build]
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { commandLine, port, usageExit } from '@svc/args';
@@ -16,7 +17,7 @@ import { root, shownPath } from '@svc/oas/apis';
 import { credentialsLine, mockNote, onPortOrFree, startMocks, stopOnExit } from './lib/serve.mjs';
 
 const USAGE =
-  'Usage: npm run serve -- [--port 8080] [--mock-port 4010] [--sim-port 9440] [--data <dir>] [--ca <PEM file>] [--allow-loopback]   (0: any free port)';
+  'Usage: npm run serve -- [--port 8080] [--mock-port 4010] [--sim-port 9440] [--data <dir>] [--ca <PEM file>] [--allow-loopback] [--build]   (0: any free port)';
 const { values } = commandLine('serve', USAGE, {
   options: {
     port: { type: 'string', default: process.env.EXPLORER_PORT || '8080', check: port },
@@ -25,6 +26,7 @@ const { values } = commandLine('serve', USAGE, {
     data: { type: 'string' },
     ca: { type: 'string' },
     'allow-loopback': { type: 'boolean', default: false },
+    build: { type: 'boolean', default: false },
   },
 });
 
@@ -44,8 +46,8 @@ const explorerPort = values.port;
 const firstMockPort = values['mock-port'];
 const simPort = values['sim-port'];
 const explorerDir = join(root, 'packages', 'explorer', 'dist');
-if (!existsSync(explorerDir)) {
-  console.error('packages/explorer/dist is missing: run `npm run build` first');
+if (!values.build && !existsSync(explorerDir)) {
+  console.error('packages/explorer/dist is missing: run `npm run build` first, or serve with --build');
   process.exit(2);
 }
 
@@ -70,8 +72,21 @@ const mocks = new Map();
 let simulator;
 let explorer;
 stopOnExit(() => [...(simulator ? [simulator] : []), ...mocks.values(), ...(explorer ? [explorer] : [])]);
+// Prism loads in its own process meanwhile (some 2 CPU-s): the explorer's build and the local svc
+// run beside it.
+const mocksStarted = startMocks(firstMockPort, mocks);
+mocksStarted.catch(() => {}); // awaited below; a failure is thrown there
+if (values.build) {
+  const { build } = await import('../packages/explorer/scripts/build.mjs');
+  try {
+    await build({ outDir: explorerDir });
+  } catch (error) {
+    console.error(`serve: ${error.message}`);
+    process.exit(1);
+  }
+}
 simulator = await onPortOrFree((p) => startSimulator({ port: p, password: simPassword, dataDir }), simPort);
-await startMocks(firstMockPort, mocks);
+await mocksStarted;
 const mockUrls = Object.fromEntries([...mocks].map(([name, mock]) => [name, mock.url]));
 const allowLoopback = values['allow-loopback'];
 explorer = await onPortOrFree(

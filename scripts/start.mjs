@@ -1,6 +1,7 @@
 // `npm start` (after the Node check, scripts/supported-node.mjs): installs what serving needs, bundles
-// the descriptions, builds the explorer and serves (scripts/serve.mjs: the local svc, the mocks,
-// the explorer), then reports the lint gate (Redocly and Spectral, in another process) as it finishes.
+// the descriptions, then serves (scripts/serve.mjs --build: the explorer built while Prism starts;
+// the local svc, the mocks, the explorer), then reports the lint gate (Redocly and Spectral, in
+// another process) as it finishes.
 // Arguments go to serve (`npm start -- --port 9000`).
 // What it installs: nothing when node_modules is current; on a fresh clone only the root's
 // `dependencies` and the workspaces' (`npm install --omit=dev`: no test, type or build tooling,
@@ -53,9 +54,9 @@ try {
   console.error(e.message);
   process.exit(1);
 }
-const { build } = await import('../packages/explorer/scripts/build.mjs');
-await build();
-// The servers, with the start's arguments (serve.mjs reads process.argv as its own).
+// The servers, with the start's arguments (serve.mjs reads process.argv as its own), building the
+// explorer while Prism starts.
+process.argv.push('--build');
 await import('./serve.mjs');
 
 // The lint gate in its own process: the servers go on answering while it runs.
