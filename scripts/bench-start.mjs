@@ -9,16 +9,15 @@
 // Each row gives its goal and whether it is met. Figures on a shared machine vary with its load,
 // printed first.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { loadavg, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { commandLine, integer } from '@svc/args';
 import { freePort } from '@svc/mock';
 import { root } from '@svc/oas/apis';
-import semver from 'semver';
 import { buildImage, buildNodeBase, engineRun, removeStorage, sandboxPodman } from './lib/image.mjs';
-import { ENGINES } from './lib/node-install.mjs';
+import { ENGINES, unsupportedMachineNode } from './lib/node-install.mjs';
 
 const GOALS = { fresh: 60, optOut: 2, imageMB: 150, containerStart: 2 };
 const { values } = commandLine('bench-start', 'Usage: node scripts/bench-start.mjs [--runs 3]', {
@@ -88,10 +87,7 @@ try {
 }
 
 // --- the Node check's one line on an old Node
-const oldNode = ['/usr/bin/node', '/usr/local/bin/node'].find((file) => {
-  const v = existsSync(file) && spawnSync(file, ['--version'], { encoding: 'utf8' }).stdout?.trim();
-  return v && !semver.satisfies(v, ENGINES);
-});
+const oldNode = unsupportedMachineNode()?.node;
 if (oldNode) {
   const times = [];
   const cpu = [];

@@ -98,3 +98,17 @@ export function npmSemver() {
   }
   return undefined;
 }
+
+/**
+ * The machine's own Node (`/usr/bin/node`, `/usr/local/bin/node`) when it is outside `engines`: the
+ * Node the check exists for (Debian's Node 20), for the tests and the bench of that path.
+ * @returns {{ node: string, version: string } | undefined} undefined when there is none
+ */
+export function unsupportedMachineNode() {
+  const semver = npmSemver();
+  for (const node of ['/usr/bin/node', '/usr/local/bin/node']) {
+    const version = existsSync(node) ? versionOf(node) : undefined;
+    if (version && semver && !semver.satisfies(version, ENGINES)) return { node, version };
+  }
+  return undefined;
+}

@@ -2,23 +2,20 @@
 // older than `engines` (Debian's Node 20): with SVC_NODE_FETCH=0 one line and exit 1; without it,
 // `npm start` runs on the current LTS fetched into .node/, reaches its URLs and the local svc answers.
 // Where the machine has no such Node, each test says NOT RUN.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { root } from '@svc/oas/apis';
-import semver from 'semver';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ENGINES, LTS_LINE } from '../lib/node-install.mjs';
+import { ENGINES, LTS_LINE, unsupportedMachineNode } from '../lib/node-install.mjs';
 import { copyRepository } from '../lib/repo-copy.mjs';
 import { runCommand } from './support/run.mjs';
 
 /** The machine's own Node, when it is outside `engines` (the case the check exists for). */
-const oldNode = ['/usr/bin/node', '/usr/local/bin/node'].find((file) => {
-  const version = existsSync(file) && spawnSync(file, ['--version'], { encoding: 'utf8' }).stdout?.trim();
-  return version && !semver.satisfies(version, ENGINES);
-});
+const machine = unsupportedMachineNode();
+const oldNode = machine?.node;
 if (!oldNode) console.log(`supported-node test: NOT RUN: no Node outside ${ENGINES} on this machine`);
 /** PATH with the old Node (and the npm beside it) first. */
 const oldPath = oldNode && `${dirname(oldNode)}${delimiter}${process.env.PATH}`;
@@ -64,7 +61,7 @@ describe('npm start on a Node older than engines', () => {
       env: { ...process.env, PATH: oldPath, SVC_NODE_FETCH: '0' },
     });
     expect(code, out).toBe(1);
-    const version = spawnSync(/** @type {string} */ (oldNode), ['--version'], { encoding: 'utf8' }).stdout.trim();
+    const version = machine?.version;
     expect(ownLines(out), out).toEqual([
       `node: Node ${version} is outside the supported range ${ENGINES}: install Node ${LTS_LINE} (nvm install ${LTS_LINE}), or unset SVC_NODE_FETCH to have it fetched into .node/`,
     ]);
