@@ -7,35 +7,13 @@
 // `dependencies` and the workspaces' (`npm install --omit=dev`: no test, type or build tooling,
 // which `npm test` and `npm install` add); a full install is kept full.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installArgs } from './lib/install-args.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/**
- * What `npm install` must do for `npm start`, judged as npm does from its hidden lockfile
- * (`node_modules/.package-lock.json`, written at every install after package-lock.json).
- * @returns {null | string[]} null when node_modules is current; else npm's arguments: the full
- *   install for a tree that has the dev packages, `--omit=dev` for a fresh clone or a start-only tree
- */
-function installArgs() {
-  const base = ['install', '--no-audit', '--no-fund'];
-  const hidden = join(root, 'node_modules', '.package-lock.json');
-  if (!existsSync(hidden)) return [...base, '--omit=dev'];
-  const installed = statSync(hidden).mtimeMs;
-  const manifests = [
-    'package.json',
-    'package-lock.json',
-    ...readdirSync(join(root, 'packages')).map((p) => join('packages', p, 'package.json')),
-  ];
-  const current = manifests.every((f) => !existsSync(join(root, f)) || statSync(join(root, f)).mtimeMs <= installed);
-  if (current) return null;
-  const full = Object.values(JSON.parse(readFileSync(hidden, 'utf8')).packages ?? {}).some((p) => p.dev);
-  return full ? base : [...base, '--omit=dev'];
-}
-
-const args = installArgs();
+const args = installArgs(root);
 if (args) {
   console.log(`start: npm ${args.join(' ')}`);
   if (spawnSync('npm', args, { cwd: root, stdio: 'inherit' }).status !== 0) {
