@@ -53,6 +53,11 @@ if (supported(process.version)) {
       console.error(`node: ${e.message}: install Node ${LTS_LINE} yourself (nvm install ${LTS_LINE})`);
       process.exit(1);
     }
+    // never a re-run on a Node that would fetch again
+    if (!supported(version)) {
+      console.error(`node: the fetched Node ${version} is outside ${ENGINES} too: LTS_LINE needs raising`);
+      process.exit(1);
+    }
   }
   // Everything the script starts (npm, turbo, node) runs on the fetched Node too.
   const env = {
@@ -62,6 +67,12 @@ if (supported(process.version)) {
     NODE: node,
   };
   const child = spawn(node, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env });
+  child.on('error', (e) => {
+    console.error(
+      `node: Node ${version} from ${NODE_DIR}/ does not start (${e.message}): remove ${NODE_DIR}/ and run again`,
+    );
+    process.exit(1);
+  });
   // Ctrl-C reaches both (one process group); a signal sent to this process alone is passed on.
   for (const signal of /** @type {NodeJS.Signals[]} */ (['SIGINT', 'SIGTERM', 'SIGHUP']))
     process.on(signal, () => {
