@@ -2,60 +2,23 @@
 // temporary folder, puts its binary first on PATH, then runs `npm run build` (turbo cache bypassed,
 // so it really builds on that line) and the tests of the given packages. Nothing native is
 // installed (the simulator's store is node:sqlite), so the checkout works on every line unchanged.
-//   npm run node -- <22 | 24 | 26 | exact version> [--package @svc/client]... [--keep]
+//   npm run node -- <22 | 24 | 26 | exact version | lts> [--package @svc/client]... [--keep]
 //   node scripts/node.mjs 26 --install-only --into DIR   (prints the bin folder; only node: modules,
 //                                                          so .ci/run can call it before `npm ci`)
 // Exit 0: all passed; 1: a step failed; 2: bad arguments (a line outside `engines`, a --package
 // that is not a workspace) or no Node binary.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 // By path, not by name: .ci/run runs this before `npm ci`, when no workspace package is linked yet.
-import { commandLine, knownNames, UsageError, usageExit } from '../packages/args/src/index.js';
+import { commandLine, knownNames, usageExit } from '../packages/args/src/index.js';
+import { ENGINES, installNode, nodeLine, root } from './lib/node-install.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const USAGE =
-  'Usage: npm run node -- <Node major (22, 24, 26) or version (24.21.0)> [--package <workspace name>]... [--keep]\n' +
-  '       node scripts/node.mjs <major or version> --install-only --into <dir>';
+  'Usage: npm run node -- <Node major (22, 24, 26), version (24.21.0) or lts> [--package <workspace name>]... [--keep]\n' +
+  '       node scripts/node.mjs <major, version or lts> --install-only --into <dir>';
 const DEFAULT_PACKAGES = ['@svc/client', '@svc/simulator'];
-const { node: ENGINES } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines;
-
-/** `check` for the line: a major (`24`: its newest release) or an exact version (`24.21.0`). */
-export function nodeLine(value) {
-  if (!/^\d{2}(\.\d+\.\d+)?$/.test(value))
-    throw new UsageError(`"${value}" is not a Node line: give a major (24) or a version (24.21.0)`);
-  return value;
-}
-
-/**
- * Installs `node@<line>` from the npm registry into `<prefix>`; the package's install step fetches
- * `node-<platform>-<arch>@<version>`, a registry package too (no other download).
- * @param {string} line  a major (`26`) or exact version
- * @param {string} prefix  a folder of ours
- * @returns {{ bin: string, version: string }}  the folder holding `node`, and `v26.10.0`
- * @throws {Error & { exitCode: 2 }} when npm cannot install it or the binary does not run
- */
-export function installNode(line, prefix) {
-  // npm 11 runs a dependency's install script only when allowScripts approves it: node@N's
-  // preinstall is the step that fetches the binary, and the only script approved here.
-  mkdirSync(prefix, { recursive: true });
-  writeFileSync(join(prefix, 'package.json'), `${JSON.stringify({ private: true, allowScripts: { node: true } })}\n`);
-  const npm = spawnSync(
-    'npm',
-    ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', `node@${line}`],
-    {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  if (npm.error || npm.status !== 0)
-    throw Object.assign(new Error(`could not install node@${line} from the registry`), { exitCode: 2 });
-  const bin = join(prefix, 'node_modules', 'node', 'bin');
-  const version = spawnSync(join(bin, 'node'), ['--version'], { encoding: 'utf8' }).stdout?.trim();
-  if (!version) throw Object.assign(new Error(`${bin}/node does not run`), { exitCode: 2 });
-  return { bin, version };
-}
 
 const { values, positionals } = commandLine('node', USAGE, {
   allowPositionals: true,

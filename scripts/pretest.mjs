@@ -1,4 +1,5 @@
-// Runs before `npm test`, so that the test command works on a fresh clone by itself: installs the
+// The first step of `npm test` (scripts/test.mjs, after the Node check), so that the test command
+// works on a fresh clone by itself: installs the
 // packages (a no-op when they are current), then makes sure the browser tests have a Chromium
 // (Debian's headless shell, else its full chromium) and the explorer's Go samples a `go`. Where one
 // is missing it installs Debian's package when it can (root with apt-get), saying so; otherwise it

@@ -2,27 +2,31 @@
 // certificate, data in .simulator/), one Prism mock per bundled API and the API explorer in front
 // of them, all on 127.0.0.1. Prints the URLs and runs until Ctrl-C. "Try it out" goes to the local
 // svc by default. The simulator's password is $SVC_PASSWORD (the name every sample of the explorer
-// reads; $SVC_SIM_PASSWORD is still read), else one is generated and printed in an `export` line. The explorer also
+// reads; $SVC_SIM_PASSWORD is still read), else the one kept in .simulator/password (generated at
+// the first start, mode 0600, so a tab authorized before a restart stays so), printed in an
+// `export` line. The explorer also
 // forwards "Try it out" requests to real endpoints (no CORS needed); --ca adds CA certificates
 // (PEM file) to trust for them beside Node's own.
 // The forwarder refuses this machine's other ports unless --allow-loopback.
-//   npm run serve -- [--port 8080] [--mock-port 4010] [--sim-port 9440] [--ca corp-ca.pem] [--allow-loopback]
-import { randomBytes } from 'node:crypto';
+// --build builds the explorer first (`npm start` uses it), while Prism starts in its own process.
+//   npm run serve -- [--port 8080] [--mock-port 4010] [--sim-port 9440] [--data .simulator] [--ca corp-ca.pem] [--allow-loopback] [--build]
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { commandLine, port, usageExit } from '@svc/args';
-import { root } from '@svc/oas/apis';
+import { root, shownPath } from '@svc/oas/apis';
 import { credentialsLine, mockNote, onPortOrFree, startMocks, stopOnExit } from './lib/serve.mjs';
 
 const USAGE =
-  'Usage: npm run serve -- [--port 8080] [--mock-port 4010] [--sim-port 9440] [--ca <PEM file>] [--allow-loopback]   (0: any free port)';
+  'Usage: npm run serve -- [--port 8080] [--mock-port 4010] [--sim-port 9440] [--data <dir>] [--ca <PEM file>] [--allow-loopback] [--build]   (0: any free port)';
 const { values } = commandLine('serve', USAGE, {
   options: {
     port: { type: 'string', default: process.env.EXPLORER_PORT || '8080', check: port },
     'mock-port': { type: 'string', default: process.env.MOCK_PORT || '4010', check: port },
     'sim-port': { type: 'string', default: process.env.SIM_PORT || '9440', check: port },
+    data: { type: 'string' },
     ca: { type: 'string' },
     'allow-loopback': { type: 'boolean', default: false },
+    build: { type: 'boolean', default: false },
   },
 });
 
@@ -42,22 +46,47 @@ const explorerPort = values.port;
 const firstMockPort = values['mock-port'];
 const simPort = values['sim-port'];
 const explorerDir = join(root, 'packages', 'explorer', 'dist');
-if (!existsSync(explorerDir)) {
-  console.error('packages/explorer/dist is missing: run `npm run build` first');
+if (!values.build && !existsSync(explorerDir)) {
+  console.error('packages/explorer/dist is missing: run `npm run build` first, or serve with --build');
   process.exit(2);
 }
 
 // loaded once the options are checked: a bad one is answered at once
-const [{ startExplorer }, { startSimulator }] = await Promise.all([import('@svc/explorer'), import('@svc/simulator')]);
+const [{ startExplorer }, { DEFAULT_DATA_DIR, keptPassword, startSimulator }] = await Promise.all([
+  import('@svc/explorer'),
+  import('@svc/simulator'),
+]);
 const chosen = process.env.SVC_PASSWORD || process.env.SVC_SIM_PASSWORD;
+const dataDir = resolve(values.data ?? DEFAULT_DATA_DIR);
+const shownData = shownPath(dataDir);
+let kept;
+try {
+  kept = chosen ? undefined : keptPassword(dataDir);
+} catch (error) {
+  console.error(`serve: ${error.message}; set SVC_PASSWORD to choose one`);
+  process.exit(1);
+}
 const generated = !chosen;
-const simPassword = chosen || randomBytes(12).toString('base64url');
+const simPassword = chosen || kept.password;
 const mocks = new Map();
 let simulator;
 let explorer;
 stopOnExit(() => [...(simulator ? [simulator] : []), ...mocks.values(), ...(explorer ? [explorer] : [])]);
-simulator = await onPortOrFree((p) => startSimulator({ port: p, password: simPassword }), simPort);
-await startMocks(firstMockPort, mocks);
+// Prism loads in its own process meanwhile (some 2 CPU-s): the explorer's build and the local svc
+// run beside it.
+const mocksStarted = startMocks(firstMockPort, mocks);
+mocksStarted.catch(() => {}); // awaited below; a failure is thrown there
+if (values.build) {
+  const { build } = await import('../packages/explorer/scripts/build.mjs');
+  try {
+    await build({ outDir: explorerDir });
+  } catch (error) {
+    console.error(`serve: ${error.message}`);
+    process.exit(1);
+  }
+}
+simulator = await onPortOrFree((p) => startSimulator({ port: p, password: simPassword, dataDir }), simPort);
+await mocksStarted;
 const mockUrls = Object.fromEntries([...mocks].map(([name, mock]) => [name, mock.url]));
 const allowLoopback = values['allow-loopback'];
 explorer = await onPortOrFree(
@@ -75,7 +104,7 @@ explorer = await onPortOrFree(
 
 console.log('');
 console.log(
-  `local svc          ${simulator.url}   (user ${simulator.user}${generated ? '; password generated: set SVC_PASSWORD to choose one' : ', password from SVC_PASSWORD'}; data in .simulator/)`,
+  `local svc          ${simulator.url}   (user ${simulator.user}${generated ? `; password ${kept.created ? 'generated and ' : ''}kept in ${shownData}/password: set SVC_PASSWORD to choose one` : ', password from SVC_PASSWORD'}; data in ${shownData}/)`,
 );
 // Prism serves the paths without the servers' base path: say so, or a production URL gets 404.
 for (const [name, url] of Object.entries(mockUrls))

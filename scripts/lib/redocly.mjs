@@ -8,8 +8,9 @@ import { root, shownPath } from '@svc/oas/apis';
 
 const require = createRequire(import.meta.url);
 
-/** Absolute path of Redocly's CLI entry point. */
-export const redoclyCli = require.resolve('@redocly/cli/bin/cli.js');
+/** Absolute path of Redocly's CLI entry point (a dev dependency: resolved when used, so that the
+ * start-only install of `npm start`, which bundles and lints in-process, can load this module). */
+const redoclyCli = () => require.resolve('@redocly/cli/bin/cli.js');
 
 /** The environment Redocly runs in: the caller's, without the update notice and telemetry. */
 export const redoclyEnv = () => ({ ...process.env, REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', REDOCLY_TELEMETRY: 'off' });
@@ -21,7 +22,7 @@ export const redoclyEnv = () => ({ ...process.env, REDOCLY_SUPPRESS_UPDATE_NOTIC
  * @throws {Error} when Redocly exits non-zero (with its stderr when piped)
  */
 export function redocly(args, { cwd = root, stdio = ['ignore', 'ignore', 'inherit'] } = {}) {
-  execFileSync(process.execPath, [redoclyCli, ...args], { cwd, stdio, env: redoclyEnv() });
+  execFileSync(process.execPath, [redoclyCli(), ...args], { cwd, stdio, env: redoclyEnv() });
 }
 
 // In-process: Redocly's Node API (@redocly/openapi-core), for `npm run bundle` and `npm run dev`.

@@ -1,15 +1,16 @@
 // `npm run serve` ends its Prism processes with it, also when its terminal closes (SIGHUP) or it
-// dies of an uncaught error.
+// dies of an uncaught error; the local svc's generated password is kept in its data dir.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { root } from '@svc/oas/apis';
 import { afterAll, expect, it } from 'vitest';
 
-let child;
 const groups = [];
+const dirs = [];
 
 afterAll(() => {
   // Each child runs in its own process group: whatever it left behind goes with the group.
@@ -20,6 +21,7 @@ afterAll(() => {
       // the group is already gone
     }
   }
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 /** Whether process `pid` still runs (a zombie that nobody reaped has ended). */
@@ -40,17 +42,20 @@ const listening = (port) =>
     }).on('error', () => resolve(false));
   });
 
-it("prints where each mock's paths start, and stops the mocks when it gets SIGHUP", async () => {
-  if (!existsSync(join(root, 'packages', 'explorer', 'dist', 'index.html'))) {
-    execFileSync(process.execPath, [join(root, 'packages', 'explorer', 'scripts', 'build.mjs')], {
-      cwd: root,
-      stdio: 'ignore',
-    });
-  }
-  child = spawn(
+/**
+ * Starts `npm run serve` on free ports with its data in `dataDir` and resolves with the child, its
+ * output so far and its process-exit promise once it has printed its URLs.
+ */
+async function serve(dataDir) {
+  const child = spawn(
     process.execPath,
-    [join(root, 'scripts', 'serve.mjs'), '--port', '0', '--mock-port', '0', '--sim-port', '0'],
-    { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+    [join(root, 'scripts', 'serve.mjs'), '--port', '0', '--mock-port', '0', '--sim-port', '0', '--data', dataDir],
+    {
+      cwd: root,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, SVC_PASSWORD: '', SVC_SIM_PASSWORD: '' },
+    },
   );
   groups.push(child.pid);
   let output = '';
@@ -62,11 +67,27 @@ it("prints where each mock's paths start, and stops the mocks when it gets SIGHU
     if (waited > 600_000 || child.exitCode !== null) throw new Error(`serve did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+  return { child, output, exited };
+}
+
+it("prints where each mock's paths start, keeps its password across a restart, and stops the mocks on SIGHUP", async () => {
+  if (!existsSync(join(root, 'packages', 'explorer', 'dist', 'index.html'))) {
+    execFileSync(process.execPath, [join(root, 'packages', 'explorer', 'scripts', 'build.mjs')], {
+      cwd: root,
+      stdio: 'ignore',
+    });
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-serve-'));
+  dirs.push(dataDir);
+  const { child, output, exited } = await serve(dataDir);
   const ports = [...output.matchAll(/^mock\s+\S+\s+http:\/\/127\.0\.0\.1:(\d+)/gm)].map((m) => Number(m[1]));
   expect(ports).toHaveLength(3);
-  // The credentials line the explorer's samples read (the password generated: none was set).
-  if (!process.env.SVC_PASSWORD && !process.env.SVC_SIM_PASSWORD)
-    expect(output).toMatch(/^export SVC_USER=admin SVC_PASSWORD=[A-Za-z0-9_-]{16}$/m);
+  // The credentials line the explorer's samples read (none was set: generated and kept).
+  const password = /^export SVC_USER=admin SVC_PASSWORD=([A-Za-z0-9_-]{16})$/m.exec(output)?.[1];
+  expect(password, output).toBeTruthy();
+  expect(output).toMatch(/password generated and kept in svc-serve-\w+\/password/);
+  expect(output).not.toContain(dataDir); // the folder's name only, never the local path
+  expect(statSync(join(dataDir, 'password')).mode & 0o777).toBe(0o600);
   for (const port of ports) expect(await listening(port)).toBe(true);
   // The mock line says where its paths start, and it is so: /images/list, not /api/svc/v3/images/list.
   const [, centralMock, basePath] = /^mock\s+central\s+(\S+)\s+\(Prism: paths without (\S+);/m.exec(output) ?? [];
@@ -85,6 +106,13 @@ it("prints where each mock's paths start, and stops the mocks when it gets SIGHU
   const open = async () => (await Promise.all(ports.map(listening))).filter(Boolean).length;
   for (let i = 0; i < 50 && (await open()) > 0; i++) await new Promise((r) => setTimeout(r, 200));
   expect(await open()).toBe(0);
+
+  // Started again on the same data: the same password, so a tab authorized before still is.
+  const again = await serve(dataDir);
+  expect(again.output).toMatch(/password kept in svc-serve-\w+\/password/);
+  expect(again.output).toContain(`export SVC_USER=admin SVC_PASSWORD=${password}\n`);
+  again.child.kill('SIGHUP');
+  await again.exited;
 });
 
 it('stops them when it dies of an uncaught error', async () => {

@@ -2,27 +2,31 @@
 // `svc-simulator [options]` (`npx @svc/simulator`, or `npm run simulator --` in the repository): runs
 // the local svc until Ctrl-C or SIGTERM. Prints its URL and user, and the password only when it
 // generated one. --print-env and --ready-file hand the same facts to scripts and other languages.
-import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { integer, parseCommandLine, port, UsageError, usageExit } from '@svc/args';
 import { parse as parseYaml } from 'yaml';
 import { checkTopology } from './domain/topology.js';
-import { DataDirLocked, DEFAULT_DATA_DIR, parseFaults, startSimulator } from './index.js';
+import { DataDirLocked, DEFAULT_DATA_DIR, keptPassword, parseFaults, startSimulator } from './index.js';
 
 /**
- * A path as printed: relative to the working directory, so no absolute local path reaches a log.
+ * A path as printed: relative to the working directory when inside it, else its last two names
+ * (`svc-data/password`), so no local path reaches a log.
  * @param {string} path
  */
 function shown(path) {
-  return relative(process.cwd(), resolve(path)) || '.';
+  const inside = relative(process.cwd(), resolve(path));
+  if (inside === '') return '.';
+  if (!inside.startsWith('..') && !isAbsolute(inside)) return inside;
+  return join(basename(dirname(resolve(path))), basename(path));
 }
 
 const USAGE = `Usage: svc-simulator [--host 127.0.0.1] [--port 9440] [--data DIR] [--user admin] [--password P]
          [--task-seconds 3] [--http] [--cert FILE --key FILE] [--faults 503=R,429=R,latency=MS,task-fail=R] [--seed N]
          [--print-env] [--ready-file FILE] [--topology FILE]
 --topology FILE: the clusters and subnets, JSON or YAML (the default is in the simulator's README).
-Password: --password, else $SVC_SIM_PASSWORD, else one is generated and printed once.
+Password: --password, else $SVC_SIM_PASSWORD, else the one kept in <data dir>/password (generated at the first start).
+Environment (a typed option wins): SVC_SIM_HOST, SVC_SIM_PORT, SVC_SIM_DATA, SVC_SIM_TASK_SECONDS, SVC_SIM_TOPOLOGY.
 --print-env: stdout is only SVC_SIM_URL=..., SVC_SIM_USER=..., SVC_SIM_CA=<PEM file> (HTTPS) lines, once listening.
 --ready-file FILE: the same lines written to FILE once listening (removed at stop).
 Data dir default: ${shown(DEFAULT_DATA_DIR)}`;
@@ -50,6 +54,37 @@ function seconds(value, name) {
 function nonEmpty(value, name) {
   if (value === '') throw new UsageError(`--${name} must not be empty`);
   return value;
+}
+
+/** The environment variables that stand for options (how a container is configured). */
+const ENV_OPTIONS = {
+  host: 'SVC_SIM_HOST',
+  port: 'SVC_SIM_PORT',
+  data: 'SVC_SIM_DATA',
+  'task-seconds': 'SVC_SIM_TASK_SECONDS',
+  topology: 'SVC_SIM_TOPOLOGY',
+};
+
+/**
+ * The command line with the options set in the environment first, so a typed one wins.
+ * @param {string[]} argv as typed
+ * @returns {string[]}
+ */
+function withEnvironment(argv) {
+  const set = Object.entries(ENV_OPTIONS).filter(([, variable]) => process.env[variable]);
+  return [...set.map(([name, variable]) => `--${name}=${process.env[variable]}`), ...argv];
+}
+
+/**
+ * A bad value from the environment is named by its variable: `SVC_SIM_PORT: --port must be ...`.
+ * @param {string} message a UsageError's, naming `--<option>`
+ * @param {string[]} argv as typed
+ */
+function namedFromEnvironment(message, argv) {
+  const name = /^--([a-z-]+)/.exec(message)?.[1];
+  const variable = name && ENV_OPTIONS[name];
+  const typed = argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  return variable && process.env[variable] && !typed ? `${variable}: ${message}` : message;
 }
 
 /**
@@ -143,24 +178,33 @@ function envLines(sim, o, generated) {
 }
 
 let opts;
+const typed = process.argv.slice(2);
 try {
-  opts = options(process.argv.slice(2));
+  opts = options(withEnvironment(typed));
 } catch (error) {
   // a PEM or topology file that does not read is a bad option too (its message names the option)
-  usageExit('simulator', USAGE, error.message.replace(/\s*\n\s*/g, ' '));
+  usageExit('simulator', USAGE, namedFromEnvironment(error.message.replace(/\s*\n\s*/g, ' '), typed));
 }
 if (opts.help) {
   console.log(USAGE);
   process.exit(0);
 }
-let generated = false;
+/** @type {{ password: string, created: boolean } | undefined} the data dir's password, when none is chosen */
+let kept;
 if (!opts.password) {
   opts.password = process.env.SVC_SIM_PASSWORD || undefined;
   if (!opts.password) {
-    opts.password = randomBytes(12).toString('base64url');
-    generated = true;
+    try {
+      kept = keptPassword(opts.dataDir);
+    } catch (error) {
+      console.error(`simulator: ${error.message}; set SVC_SIM_PASSWORD or --password to choose one`);
+      process.exit(1);
+    }
+    opts.password = kept.password;
   }
 }
+// printed (and in --print-env) unless the caller chose it
+const generated = Boolean(kept);
 let sim;
 try {
   sim = await startSimulator(opts);
@@ -192,7 +236,7 @@ if (opts.readyFile) {
 }
 if (opts.printEnv) console.log(env);
 say(
-  `local svc  ${sim.url}   (user ${sim.user}${generated ? `, password ${opts.password} (generated; set SVC_SIM_PASSWORD or --password to choose one)` : ''})`,
+  `local svc  ${sim.url}   (user ${sim.user}${kept ? `, password ${opts.password} (${kept.created ? 'generated, ' : ''}kept in ${shown(join(sim.dataDir, 'password'))}; set SVC_SIM_PASSWORD or --password to choose one)` : ''})`,
 );
 say(
   `           central ${sim.url}/api/svc/v3, element ${sim.url}/api/svc (and /PrismGateway/services/rest), objects ${sim.url}/oss/api/svc/v3`,

@@ -1,6 +1,7 @@
 // @svc/simulator: a local svc. One HTTP(S) listener serves every API at its production base path,
 // routed and validated from the bundles, with state in SQLite and image bytes as files.
 
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import { isIP } from 'node:net';
@@ -83,6 +84,40 @@ function makeDirectory(dir) {
     }
   }
   if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+}
+
+/**
+ * The password of a data dir when none is chosen: the one kept in `<dataDir>/password` (beside
+ * `tls/`, mode 0600), else a new one, generated and kept there; so a client authorized before a
+ * restart still is after it.
+ * @param {string} dataDir
+ * @returns {{ password: string, created: boolean }} `created`: generated now
+ * @throws {Error} naming the error code (not the path) when the file cannot be read or written
+ */
+export function keptPassword(dataDir) {
+  const file = join(dataDir, 'password');
+  const read = () => {
+    try {
+      return readFileSync(file, 'utf8').trim();
+    } catch (error) {
+      if (error.code === 'ENOENT') return '';
+      throw new Error(`the kept password cannot be read (${error.code})`);
+    }
+  };
+  const kept = read();
+  if (kept) return { password: kept, created: false };
+  const password = randomBytes(12).toString('base64url');
+  try {
+    makeDirectory(dataDir);
+    // wx: a start that got there first keeps its password, and this one takes it
+    writeFileSync(file, `${password}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if (error.code !== 'EEXIST') throw new Error(`the password cannot be kept in the data dir (${error.code})`);
+    const theirs = read();
+    if (theirs) return { password: theirs, created: false };
+    writeFileSync(file, `${password}\n`, { mode: 0o600 }); // an empty file: filled now
+  }
+  return { password, created: true };
 }
 
 /**

@@ -4,7 +4,7 @@
 
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -172,7 +172,7 @@ describe('npm run simulator', () => {
     await killed(again.child);
   });
 
-  it('prints a generated password once when none is given', async () => {
+  it('prints a generated password, kept in the data dir for the next start, when none is given', async () => {
     const port = await freePort();
     const started = await run(['--port', String(port), '--data', dataDir, '--http']);
     expect(started.url).toBe(`http://127.0.0.1:${port}`);
@@ -188,5 +188,12 @@ describe('npm run simulator', () => {
     });
     expect(res.status).toBe(200);
     await killed(started.child);
+
+    // kept in the data dir (0600, its name relative to the working directory): the same at the next start
+    expect(statSync(join(dataDir, 'password')).mode & 0o777).toBe(0o600);
+    expect(started.out()).not.toContain(dataDir);
+    const again = await run(['--port', String(port), '--data', dataDir, '--http']);
+    expect(again.out()).toMatch(new RegExp(`password ${password} \\(kept in \\S+/password;`));
+    await killed(again.child);
   });
 });
