@@ -39,7 +39,8 @@ export interface Core<Paths extends {}> {
 export function createCore<Paths extends {}>(api: ApiName, options: ClientOptions): Core<Paths> {
   const resolved = resolveOptions(options, serverBasePaths[api]);
   const { tls, timeoutMs, ownTimeout } = resolved;
-  const dispatchers = createDispatchers(tls, timeoutMs, tls.insecure || tls.ca !== undefined || ownTimeout);
+  const own = tls.insecure || tls.ca !== undefined || ownTimeout;
+  const dispatchers = createDispatchers(tls, timeoutMs, own);
   const ext = dispatchers.agent ? { dispatcher: dispatchers.agent } : undefined;
   // timerMs: an injected fetch may ignore the dispatcher, so it gets a timer; uploads get one only when asked.
   const transport = (timerMs: number) =>

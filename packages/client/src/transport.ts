@@ -1,16 +1,31 @@
 // The fetch every client hands openapi-fetch (its `fetch` option): one attempt of one request.
 // Calls with a JSON body or none go through undici's public `request` on the client's Agent and
-// come back as standard `Response` objects: about a third of global fetch's CPU per call (no
+// come back as standard `Response` objects: about half of global fetch's CPU per call (no
 // fetch algorithm, no second Request). Uploads go through the global fetch, whose streaming is the
 // fastest; an injected fetch gets the Request as it is. Retries, operation names and typed errors
 // live in the client's middleware (middleware.ts), which knows the operation.
-//
-// Node's own fetch is loaded before undici (./node-fetch.js): undici's main entry installs its
-// Agent as the dispatcher of every fetch in the process when none is installed yet, and undici 7's
-// Agent under Node 26's fetch streams uploads at about half the speed (nodejs/undici#5500).
-import './node-fetch.js';
-import { Agent, type Dispatcher, interceptors } from 'undici';
+
+import { createRequire } from 'node:module';
+import type * as Undici from 'undici';
+import type { Dispatcher } from 'undici';
 import type { ResolvedOptions } from './options.js';
+
+let undici: typeof Undici | undefined;
+
+/**
+ * undici, loaded on first use (a program that only uploads never loads it: ~12 MB of RSS), after
+ * Node's own fetch: undici's main entry installs its Agent as the dispatcher of every fetch in the
+ * process when none is installed yet (nodejs/undici#5500), and undici 7's Agent under Node 26's
+ * fetch streams uploads at about half the speed. Reading the global `Response` loads Node's fetch,
+ * which installs its own dispatcher; undici then leaves it as it is.
+ */
+function loadUndici(): typeof Undici {
+  if (!undici) {
+    void globalThis.Response;
+    undici = createRequire(import.meta.url)('undici') as typeof Undici;
+  }
+  return undici;
+}
 
 /** A fetch as openapi-fetch calls it: the request, and `requestInitExt`. */
 export type FetchFn = (input: Request, init?: RequestInit) => Promise<Response>;
@@ -145,37 +160,43 @@ function watch(deadlineMs: number): Dispatcher.DispatcherComposeInterceptor {
 }
 
 /** Where a client's calls go: its Agent as reads (following redirects) and as everything else. */
-export interface Dispatchers {
+interface Routes {
   reads: Dispatcher;
   writes: Dispatcher;
-  /** The Agent itself, for uploads and an injected fetch; undefined: Node's own dispatcher. */
+}
+
+/** A client's undici dispatchers. */
+export interface Dispatchers {
+  /** The routes of JSON calls (made on first use when shared). */
+  routes: () => Routes;
+  /** The client's own Agent, for uploads and an injected fetch; undefined: Node's own dispatcher. */
   agent: Dispatcher | undefined;
 }
 
-let shared: Dispatchers | undefined;
+let shared: Routes | undefined;
 
 /**
  * The client's undici Agent: TLS verification as configured, the time limit as undici's
  * `headersTimeout` (from the end of the request body to the answer) and `bodyTimeout` (between
  * two pieces of the body), and a deadline on each hop's final answer (see {@link watch}). Clients
- * without TLS options or a time limit share one Agent at undici's defaults (300 s), and their
- * uploads use Node's own dispatcher.
+ * without TLS options or a time limit (`own` false) share one Agent at undici's defaults (300 s),
+ * made on their first JSON call, and their uploads use Node's own dispatcher.
  */
 export function createDispatchers(tls: ResolvedOptions['tls'], timeoutMs: number, own: boolean): Dispatchers {
-  if (!own && shared) return shared;
+  if (!own) return { routes: () => (shared ??= routesOf(new (loadUndici().Agent)(), timeoutMs)), agent: undefined };
   const connect = tls.insecure
     ? { rejectUnauthorized: false }
     : tls.ca
       ? { ca: tls.ca.map((c) => (typeof c === 'string' ? c : Buffer.from(c))) }
       : undefined;
-  const agent = new Agent({ ...(connect ? { connect } : {}), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-  const dispatchers = {
-    reads: agent.compose(watch(timeoutMs), interceptors.redirect({ maxRedirections: MAX_REDIRECTS })),
-    writes: agent.compose(watch(timeoutMs)),
-    agent: own ? agent : undefined,
-  };
-  if (!own) shared = dispatchers;
-  return dispatchers;
+  const agent = new (loadUndici().Agent)({ connect, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const routes = routesOf(agent, timeoutMs);
+  return { routes: () => routes, agent };
+}
+
+function routesOf(agent: Dispatcher, timeoutMs: number): Routes {
+  const redirect = loadUndici().interceptors.redirect({ maxRedirections: MAX_REDIRECTS });
+  return { reads: agent.compose(watch(timeoutMs), redirect), writes: agent.compose(watch(timeoutMs)) };
 }
 
 /** The attempt behind a response whose body still runs under a timer of the transport. */
@@ -285,7 +306,8 @@ async function send(request: Request, body: string | null, s: TransportSettings)
   const hops: Hops = { redirects: 0, status: 0, location: '' };
   let answer: Dispatcher.ResponseData<Hops>;
   try {
-    answer = await (read ? s.dispatchers.reads : s.dispatchers.writes).request({
+    const { reads, writes } = s.dispatchers.routes();
+    answer = await (read ? reads : writes).request({
       origin: url.origin,
       path: url.pathname + url.search,
       method: request.method as Dispatcher.HttpMethod,
