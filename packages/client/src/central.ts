@@ -361,7 +361,7 @@ export function createCentralClient(options: ClientOptions): CentralClient {
       const body = await toBody('file', file);
       await unwrap(
         client.PUT('/images/{uuid}/file', {
-          fetch: uploadFetch(uploadOptions?.timeoutMs),
+          fetch: uploadFetch(uploadOptions?.timeoutMs, body),
           params: { path: { uuid } },
           body,
           headers: { 'Content-Type': 'application/octet-stream' },

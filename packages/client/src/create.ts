@@ -3,7 +3,7 @@
 // (what an injected fetch is handed), and the middleware that names operations, retries and types
 // errors. openapi-fetch's client is returned as it is, with a printable label.
 import createClient, { type Client, createQuerySerializer } from 'openapi-fetch';
-import { isBinaryBody } from './binary.js';
+import { type BinaryBody, isBinaryBody } from './binary.js';
 import { InvalidArgumentError } from './errors.js';
 import { type ApiName, serverBasePaths } from './generated/operations.js';
 import { coreMiddleware } from './middleware.js';
@@ -28,8 +28,12 @@ export interface UploadOptions {
 /** What an API client module builds its workflows on (internal). */
 export interface Core<Paths extends {}> {
   client: Client<Paths>;
-  /** The fetch of uploads (given per call, so the client's middleware still runs): a total time limit when given (0: none). */
-  uploadFetch: (timeoutMs: number | undefined) => FetchFn;
+  /**
+   * The fetch of an upload of `body` (given per call, so the client's middleware still runs): a
+   * total time limit when given (0: none).
+   * @throws {InvalidArgumentError} when `timeoutMs` is not a number of milliseconds >= 0
+   */
+  uploadFetch: (timeoutMs: number | undefined, body: BinaryBody) => FetchFn;
 }
 
 /**
@@ -43,8 +47,8 @@ export function createCore<Paths extends {}>(api: ApiName, options: ClientOption
   const dispatchers = createDispatchers(tls, timeoutMs, own);
   const ext = dispatchers.agent ? { dispatcher: dispatchers.agent } : undefined;
   // timerMs: an injected fetch may ignore the dispatcher, so it gets a timer; uploads get one only when asked.
-  const transport = (timerMs: number) =>
-    createTransport({ dispatchers, injected: resolved.fetch, timerMs, signal: resolved.signal });
+  const transport = (timerMs: number, streamed = false) =>
+    createTransport({ dispatchers, injected: resolved.fetch, timerMs, signal: resolved.signal, streamed });
   const fetch = transport(resolved.fetch && ownTimeout ? timeoutMs : 0);
   const client = createClient<Paths>({
     baseUrl: resolved.baseUrl,
@@ -67,21 +71,15 @@ export function createCore<Paths extends {}>(api: ApiName, options: ClientOption
     toJSON: { value: () => ({ client: NAMES[api], baseUrl: resolved.baseUrl }), enumerable: false },
     [Symbol.for('nodejs.util.inspect.custom')]: { value: () => label, enumerable: false },
   });
-  const uploadFetches = new Map<number, FetchFn>();
   return {
     client,
-    uploadFetch(timeoutMs = 0) {
+    uploadFetch(timeoutMs = 0, body) {
       if (!(typeof timeoutMs === 'number' && timeoutMs >= 0))
         throw new InvalidArgumentError(
           'timeoutMs',
           `must be a number of milliseconds; got ${JSON.stringify(timeoutMs)}`,
         );
-      let f = uploadFetches.get(timeoutMs);
-      if (!f) {
-        f = transport(timeoutMs);
-        uploadFetches.set(timeoutMs, f);
-      }
-      return f;
+      return transport(timeoutMs, body instanceof ReadableStream);
     },
   };
 }

@@ -241,7 +241,7 @@ export class RedirectError extends InvalidResponseError {
   override name = 'RedirectError';
   constructor(
     operation: OperationRef,
-    /** The status of the last redirect, e.g. 302. */
+    /** The status of the last redirect, e.g. 302; 0 when unknown (an upload: fetch does not say). */
     status: number,
     /** Redirects the call received, the refused one included. */
     readonly redirects: number,
@@ -250,6 +250,7 @@ export class RedirectError extends InvalidResponseError {
     detail: string,
   ) {
     super(operation, status, 'redirect', detail);
+    if (status === 0) this.message = `${describeOperation(operation)} was redirected: ${detail}`;
   }
 }
 

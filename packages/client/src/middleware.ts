@@ -5,19 +5,10 @@
 // on what the user's middleware made of the answer.
 import type { Middleware } from 'openapi-fetch';
 import { type BodyLimits, failureCode, readErrorBody, readJsonBody } from './body.js';
-import { InvalidResponseError, NetworkError, type OperationRef, RedirectError, RequestTimeoutError } from './errors.js';
+import { InvalidResponseError, NetworkError, type OperationRef, RequestTimeoutError } from './errors.js';
 import { type ApiName, operationTable } from './generated/operations.js';
 import type { ResolvedOptions } from './options.js';
-import {
-  AttemptTimeout,
-  again,
-  attemptOf,
-  type FetchFn,
-  MAX_REDIRECTS,
-  Redirected,
-  sleep,
-  Unusable,
-} from './transport.js';
+import { AttemptTimeout, again, attemptOf, type FetchFn, Refused, sleep } from './transport.js';
 
 /** An operation as the client needs it: the ref for errors, and whether it may be repeated. */
 export interface Found {
@@ -94,9 +85,7 @@ function classify(
   timeoutMs: number,
 ): { error: unknown; heals: boolean } {
   if (error instanceof AttemptTimeout) return { error: new RequestTimeoutError(op, error.timeoutMs), heals: false };
-  if (error instanceof Redirected) return { error: redirectError(op, error), heals: false };
-  if (error instanceof Unusable)
-    return { error: new InvalidResponseError(op, error.status, 'malformed', error.message), heals: false };
+  if (error instanceof Refused) return { error: error.named(op), heals: false };
   // An error a middleware or the body guard already typed.
   if (error instanceof NetworkError || error instanceof InvalidResponseError || error instanceof RequestTimeoutError)
     return { error, heals: false };
@@ -109,16 +98,6 @@ function classify(
   if (error instanceof TypeError || (error instanceof Error && code !== undefined))
     return { error: new NetworkError(op, attempts, error), heals: true };
   return { error, heals: false };
-}
-
-function redirectError(op: OperationRef, r: Redirected): RedirectError {
-  const detail =
-    r.why === 'loop'
-      ? `a redirect loop: redirect ${r.redirects} leads to ${r.location}, already requested; not followed`
-      : r.why === 'limit'
-        ? `more than ${MAX_REDIRECTS} redirects, the limit; the last leads to ${r.location}; not followed`
-        : `a ${op.method} follows no redirect (only GET and HEAD do)${r.location ? `; it leads to ${r.location}` : ''}`;
-  return new RedirectError(op, r.status, r.redirects, r.location, detail);
 }
 
 /** What the middleware of one client needs (internal). */
@@ -160,7 +139,7 @@ function backoff(retry: ResolvedOptions['retry'], attempt: number, retryAfter: n
 /**
  * The clients' middleware (see the file's head). Rejects calls with {@link NetworkError} (after
  * the retries of read-only calls; at once for an untrusted certificate or oversized headers),
- * {@link RequestTimeoutError}, {@link InvalidResponseError} ({@link RedirectError} among them), or
+ * {@link RequestTimeoutError}, {@link InvalidResponseError} (`RedirectError` among them), or
  * the abort reason of a signal.
  */
 export function coreMiddleware({ api, options, fetch, ext }: CoreSettings): Middleware {

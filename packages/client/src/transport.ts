@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
+import { InvalidResponseError, type OperationRef, RedirectError } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 
 let undici: typeof Undici | undefined;
@@ -89,25 +90,10 @@ export class AttemptTimeout extends Error {
   }
 }
 
-/** A redirect not followed: a read's 21st or a loop, any write's (the middleware names the operation). */
-export class Redirected extends Error {
-  constructor(
-    readonly status: number,
-    readonly redirects: number,
-    readonly location: string,
-    readonly why: 'loop' | 'limit' | 'write',
-  ) {
-    super(`redirect not followed (${why})`);
-  }
-}
-
-/** An answer no `Response` can carry, such as status 600 (the middleware names the operation). */
-export class Unusable extends Error {
-  constructor(
-    readonly status: number,
-    detail: string,
-  ) {
-    super(detail);
+/** A failure the transport decided on: the middleware makes it the client's error, naming the operation. */
+export class Refused extends Error {
+  constructor(readonly named: (op: OperationRef) => InvalidResponseError) {
+    super('refused by the transport');
   }
 }
 
@@ -238,11 +224,13 @@ export interface TransportSettings {
   timerMs: number;
   /** The client's signal. */
   signal: AbortSignal | undefined;
+  /** An upload of a stream: sent as it is, not through a copy of the Request (one more stream: ~6 MB of peak RSS per GiB). */
+  streamed?: boolean;
 }
 
 /**
  * Builds the client's fetch: one attempt. Rejects with undici's or fetch's error, the abort reason
- * of a signal, {@link AttemptTimeout}, {@link Redirected} or {@link Unusable}.
+ * of a signal, {@link AttemptTimeout} or {@link Refused}.
  */
 export function createTransport(s: TransportSettings): FetchFn {
   return async function transport(request: Request, ext?: RequestInit): Promise<Response> {
@@ -272,19 +260,29 @@ export function createTransport(s: TransportSettings): FetchFn {
         // `redirect: 'error'`: with any other mode Node's fetch keeps every byte sent to replay it
         // after a redirect (nodejs/undici#4058); writes follow no redirect anyway.
         const init = { signal, redirect: 'error', duplex: 'half', dispatcher: s.dispatchers.agent };
-        response = await fetch(json ? new Request(request, { body }) : request, init as RequestInit);
+        if (s.streamed) Object.assign(init, { method: request.method, headers: request.headers, body: request.body });
+        const input = s.streamed ? request.url : json ? new Request(request, { body }) : request;
+        response = await fetch(input, init as RequestInit);
       }
     } catch (error) {
       done();
       if (signal.aborted) throw signal.reason;
-      const cause = (error as { cause?: { message?: string } })?.cause;
-      if (cause?.message === 'unexpected redirect') throw new Redirected(0, 1, '', 'write');
+      if ((error as { cause?: { message?: string } })?.cause?.message === 'unexpected redirect')
+        throw redirected(
+          { redirects: 1, status: 0, location: '' },
+          `a ${request.method} follows no redirect (only GET and HEAD do)`,
+        );
       throw error;
     }
     if (timer === undefined) done();
     else attempts.set(response, { done, signal });
     return response;
   };
+}
+
+/** A redirect not followed, never retried: see {@link RedirectError}. */
+function redirected({ status, redirects, location }: Hops, detail: string): Refused {
+  return new Refused((op) => new RedirectError(op, status, redirects, location, `${detail}; not followed`));
 }
 
 /** Statuses whose answers have no body (fetch's null body statuses). */
@@ -320,17 +318,26 @@ async function send(request: Request, body: string | null, s: TransportSettings)
     if (signal.aborted) throw signal.reason;
     // undici's redirect interceptor refuses a Location it already requested.
     if (hops.redirects > 0 && (error as { code?: string }).code === 'UND_ERR_INVALID_ARG')
-      throw new Redirected(hops.status, hops.redirects, hops.location, 'loop');
+      throw redirected(
+        hops,
+        `a redirect loop: redirect ${hops.redirects} leads to ${hops.location}, already requested`,
+      );
     throw error;
   }
   const { statusCode: status, body: stream } = answer;
   if (REDIRECTS.has(status) && hops.location) {
     stream.resume();
-    throw new Redirected(status, hops.redirects, hops.location, read ? 'limit' : 'write');
+    throw redirected(
+      hops,
+      read
+        ? `more than ${MAX_REDIRECTS} redirects, the limit; the last leads to ${hops.location}`
+        : `a ${request.method} follows no redirect (only GET and HEAD do); it leads to ${hops.location}`,
+    );
   }
   if (status > 599) {
     stream.resume();
-    throw new Unusable(status, `the status ${status} is not an HTTP status (100-599)`);
+    const detail = `the status ${status} is not an HTTP status (100-599)`;
+    throw new Refused((op) => new InvalidResponseError(op, status, 'malformed', detail));
   }
   const responseHeaders = new Headers();
   for (const name in answer.headers) {

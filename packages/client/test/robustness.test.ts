@@ -280,7 +280,7 @@ describe('redirects of writes', () => {
     expect(post).toBeInstanceOf(RedirectError);
     expect(post).toMatchObject({ kind: 'redirect', status: 307, redirects: 1, location: '/api/svc/v3/images-moved' });
     expect(post.message).toBe(
-      'images_create (POST /images) answered HTTP 307: a POST follows no redirect (only GET and HEAD do); it leads to /api/svc/v3/images-moved',
+      'images_create (POST /images) answered HTTP 307: a POST follows no redirect (only GET and HEAD do); it leads to /api/svc/v3/images-moved; not followed',
     );
     expect(del).toMatchObject({
       name: 'RedirectError',
@@ -301,6 +301,9 @@ describe('redirects of writes', () => {
       .catch((e) => e);
     expect(error).toBeInstanceOf(RedirectError);
     expect(error).toMatchObject({ operation: { operationId: 'images_upload_file' }, redirects: 1 });
+    expect(error.message).toBe(
+      'images_upload_file (PUT /images/{uuid}/file) was redirected: a PUT follows no redirect (only GET and HEAD do); not followed',
+    );
     expect(s.seen).toHaveLength(1);
   });
 });
