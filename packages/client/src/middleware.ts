@@ -77,6 +77,24 @@ const TLS_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
+/** Codes of a connection failure another attempt may heal: refused, reset, DNS, closed. */
+const HEALING = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EHOSTDOWN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
+
 /** How a failed attempt is reported, and whether another attempt may heal it. */
 function classify(
   error: unknown,
@@ -94,9 +112,9 @@ function classify(
   if (code && TLS_CODES.has(code)) return { error: new NetworkError(op, attempts, error, 'tls'), heals: false };
   if (code === 'UND_ERR_HEADERS_OVERFLOW')
     return { error: new NetworkError(op, attempts, error, 'headers-too-large'), heals: false };
-  // undici's errors (refused, reset, DNS, `UND_ERR_SOCKET`) and fetch's `TypeError('fetch failed')`.
+  // undici's errors and fetch's `TypeError('fetch failed')` (its cause carries undici's code).
   if (error instanceof TypeError || (error instanceof Error && code !== undefined))
-    return { error: new NetworkError(op, attempts, error), heals: true };
+    return { error: new NetworkError(op, attempts, error), heals: code === undefined || HEALING.has(code) };
   return { error, heals: false };
 }
 
