@@ -115,27 +115,27 @@ export function paginate<E>({
           `brings ${entities.length} entities, past the total of ${total} it announces`,
         );
       }
-      const keys = entities.map((e) => keyOf(e) ?? JSON.stringify(e));
-      if (new Set(keys).size < keys.length)
+      const page = entities.map((entity, index) => ({ entity, index, key: keyOf(entity) ?? JSON.stringify(entity) }));
+      if (new Set(page.map((e) => e.key)).size < page.length)
         throw new PaginationError(operation, offset, "holds one entity twice: the server's pages cannot be right");
-      const fresh = keys.flatMap((k, i) => (seen.has(k) ? [] : [i]));
+      const fresh = page.filter((e) => !seen.has(e.key));
       if (fresh.length === 0 && offset >= catchUpTo) {
-        const key = keys[0]!.length <= 80 ? keys[0] : `${keys[0]!.slice(0, 80)}...`;
+        const key = page[0]?.key ?? '';
         throw new PaginationError(
           operation,
           offset,
-          `repeats only entities already seen (${key}): the server ignores ${offsetField}, or more entities were created since the last page than a page holds`,
+          `repeats only entities already seen (${key.length <= 80 ? key : `${key.slice(0, 80)}...`}): the server ignores ${offsetField}, or more entities were created since the last page than a page holds`,
         );
       }
-      for (const i of fresh) {
+      for (const { entity, index, key } of fresh) {
         if (seen.size >= maxItems)
           throw new PaginationError(
             operation,
-            offset + i,
+            offset + index,
             `would pass maxItems (${maxItems} entities yielded); raise maxItems or narrow the query`,
           );
-        seen.add(keys[i]!);
-        yield entities[i]!;
+        seen.add(key);
+        yield entity;
       }
       const dropped = typeof total === 'number' && lastTotal !== undefined ? lastTotal - total : 0;
       lastTotal = total;
