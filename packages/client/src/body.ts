@@ -1,13 +1,13 @@
-// Reading answers: a size limit, a cap on what an error keeps, typed errors for a body that is cut
-// off, stalls, is empty or is not JSON. The transport guards `response.text()`; the clients ask
-// openapi-fetch for text and parse it here, where the operation and the status are known.
+// Reading answers where the operation and the status are known: a size limit, a cap on what an
+// error keeps, typed errors for a body that is cut off, stalls, is empty or is not JSON. The
+// middleware reads the body here and hands openapi-fetch a new Response with the checked text.
 import { InvalidResponseError, type OperationRef, RequestTimeoutError } from './errors.js';
-import { AttemptTimeout, untilAborted } from './transport.js';
+import { type Attempt, AttemptTimeout, untilAborted } from './transport.js';
 
 /** Bytes of an error body kept in `ApiError.body` (or `maxResponseBytes` when smaller); the rest is dropped unread and its length noted. */
 export const ERROR_BODY_KEEP_BYTES = 64 * 1024;
 
-/** What the guard of one response needs. */
+/** What reading one answer needs. */
 export interface BodyLimits {
   /** Largest body read, in bytes (Infinity: none). */
   maxResponseBytes: number;
@@ -15,72 +15,40 @@ export interface BodyLimits {
   timeoutMs: number;
 }
 
+/** The error code under a `TypeError` of fetch or undici (its cause, or the cause's cause). */
+export function failureCode(error: unknown): string | undefined {
+  let e = error as { code?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; e && depth < 4; depth++, e = e.cause as typeof e) {
+    if (typeof e.code === 'string') return e.code;
+  }
+  return undefined;
+}
+
+/** The declared `Content-Length`, if any. */
 function declaredLength(response: Response): number | undefined {
   const value = response.headers.get('content-length');
   return value !== null && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
-/** The first bytes of a body for a message, quoted. */
-function excerpt(text: string): string {
-  return JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}...` : text);
-}
-
 /**
- * The next chunk, or the signal's reason once it fires (the reader is then cancelled): the client
- * stops the read itself, since an injected fetch may lose the signal (see `untilAborted`) and the
- * body would then stall for undici's 300 s.
+ * The body's bytes, at most `keep` of them: past that the read stops (the rest is never read) and
+ * `over` is true. Each read races the attempt's signal, since an injected fetch may lose it (see
+ * `untilAborted`) and the body would then stall for undici's 300 s.
  */
-function nextChunk(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  signal: AbortSignal | undefined,
-): Promise<ReadableStreamReadResult<Uint8Array>> {
-  return untilAborted(reader.read(), signal, () => {
-    reader.cancel().catch(() => {});
-  });
-}
-
-async function readAll(response: Response, max: number, op: OperationRef, signal?: AbortSignal): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let bytes = 0;
-  let text = '';
-  for (;;) {
-    const { done, value } = await nextChunk(reader, signal);
-    if (done) return text + decoder.decode();
-    bytes += value.byteLength;
-    if (bytes > max) {
-      await reader.cancel().catch(() => {});
-      throw new InvalidResponseError(
-        op,
-        response.status,
-        'too-large',
-        `the body is larger than maxResponseBytes (${max} bytes)`,
-      );
-    }
-    text += decoder.decode(value, { stream: true });
-  }
-}
-
-async function readCapped(
-  response: Response,
-  declared: number | undefined,
-  keep: number,
-  signal?: AbortSignal,
-): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
+async function readUpTo(response: Response, keep: number, attempt: Attempt | undefined) {
   const chunks: Uint8Array[] = [];
   let bytes = 0;
+  if (!response.body) return { bytes, chunks, over: false };
+  const reader = response.body.getReader();
+  const cancel = () => void reader.cancel().catch(() => {});
   for (;;) {
-    const { done, value } = await nextChunk(reader, signal);
-    if (done) return new TextDecoder().decode(Buffer.concat(chunks));
+    const { done, value } = await untilAborted(reader.read(), attempt?.signal, cancel);
+    if (done) return { bytes, chunks, over: false };
     chunks.push(value);
     bytes += value.byteLength;
     if (bytes > keep) {
-      await reader.cancel().catch(() => {});
-      const kept = new TextDecoder().decode(Buffer.concat(chunks).subarray(0, keep));
-      return `${kept}\n[@svc/client: error body cut to its first ${keep} bytes of ${declared ?? `more than ${bytes}`}]`;
+      cancel();
+      return { bytes, chunks, over: true };
     }
   }
 }
@@ -90,131 +58,99 @@ function bodyError(error: unknown, op: OperationRef, status: number, limits: Bod
   if (error instanceof InvalidResponseError || error instanceof RequestTimeoutError) return error;
   if (error instanceof AttemptTimeout)
     return new RequestTimeoutError(op, error.timeoutMs, 'the body did not arrive within');
-  const code = (error as { cause?: { code?: string } })?.cause?.code;
+  const code = failureCode(error);
   if (code === 'UND_ERR_BODY_TIMEOUT')
     return new RequestTimeoutError(op, limits.timeoutMs, 'the body stalled for more than');
-  if (error instanceof TypeError) {
+  if (error instanceof TypeError)
     return new InvalidResponseError(op, status, 'incomplete', `the body was cut off (${code ?? error.message})`, error);
-  }
   return error;
 }
 
-/** Reads a response's body as text; see {@link guardBody}. */
-export type TextReader = () => Promise<string>;
-
 /**
- * A read of `response.text()` that keeps to the size limit, keeps at most
- * {@link ERROR_BODY_KEEP_BYTES} of an error body, and fails with the client's errors. Returned,
- * not installed: the caller puts it (or {@link jsonGuard}'s checks over it) on the response once.
- * @param done called once the body is read or failed (the transport's timer ends there)
- * @param signal the attempt's signal when a timer bounds the body: the read stops when it fires,
- *   whatever the fetch did with it (see `nextChunk`)
+ * The body of an error answer as text, at most {@link ERROR_BODY_KEEP_BYTES} (or
+ * `maxResponseBytes` when smaller) of it, with a note of the length when cut.
+ * @throws {InvalidResponseError} `incomplete` when the connection closes mid-body
+ * @throws {RequestTimeoutError} when the body stalls for `timeoutMs`
  */
-export function guardBody(
+export async function readErrorBody(
   response: Response,
   op: OperationRef,
   limits: BodyLimits,
-  done?: () => void,
-  signal?: AbortSignal,
-): TextReader {
-  const text = response.text;
-  const length = declaredLength(response);
-  // A success answer with a length within the limit (or no limit) and no timer: undici delivers
-  // no more than declared, so the native read needs only its errors typed (one async layer less:
-  // ~1-2% of a loopback call in `npm run bench`).
-  if (
-    response.ok &&
-    !signal &&
-    !done &&
-    (length !== undefined ? length <= limits.maxResponseBytes : limits.maxResponseBytes === Infinity)
-  )
-    return () =>
-      text.call(response).catch((error: unknown) => {
-        throw bodyError(error, op, response.status, limits);
-      });
-  return async function guardedText() {
-    const declared = declaredLength(response);
-    try {
-      if (declared !== undefined && declared > limits.maxResponseBytes && response.ok) {
-        await response.body?.cancel().catch(() => {});
-        throw new InvalidResponseError(
-          op,
-          response.status,
-          'too-large',
-          `the body is ${declared} bytes, more than maxResponseBytes (${limits.maxResponseBytes})`,
-        );
-      }
-      if (!response.ok) {
-        const keep = Math.min(ERROR_BODY_KEEP_BYTES, limits.maxResponseBytes);
-        return declared !== undefined && declared <= keep && !signal
-          ? await text.call(response)
-          : await readCapped(response, declared, keep, signal);
-      }
-      // A declared length within the limit is all undici delivers: the native read is the fast path.
-      if (!signal && (declared !== undefined || limits.maxResponseBytes === Infinity)) return await text.call(response);
-      return await readAll(response, limits.maxResponseBytes, op, signal);
-    } catch (error) {
-      throw bodyError(error, op, response.status, limits);
-    } finally {
-      done?.();
-    }
-  };
+  attempt?: Attempt,
+): Promise<string> {
+  const keep = Math.min(ERROR_BODY_KEEP_BYTES, limits.maxResponseBytes);
+  try {
+    const { bytes, chunks, over } = await readUpTo(response, keep, attempt);
+    const text = new TextDecoder().decode(Buffer.concat(chunks).subarray(0, keep));
+    if (!over) return text;
+    return `${text}\n[@svc/client: error body cut to its first ${keep} bytes of ${declaredLength(response) ?? `more than ${bytes}`}]`;
+  } catch (error) {
+    throw bodyError(error, op, response.status, limits);
+  }
 }
 
-function parse(text: string, response: Response, op: OperationRef): unknown {
+/**
+ * The body of a success answer that openapi-fetch reads as JSON, as text that parses.
+ * @param declaresJson whether the spec declares a JSON body for the operation's success answer
+ * @throws {InvalidResponseError} `too-large` for a body over `maxResponseBytes` (declared or
+ *   counted), `malformed` for one that is not JSON (an HTML page), `empty` for an empty one where
+ *   the spec declares a document (204 and HEAD excepted), `incomplete` when it is cut off
+ * @throws {RequestTimeoutError} when the body stalls for `timeoutMs`
+ */
+export async function readJsonBody(
+  response: Response,
+  op: OperationRef,
+  limits: BodyLimits,
+  declaresJson: boolean,
+  attempt?: Attempt,
+): Promise<string> {
+  const max = limits.maxResponseBytes;
+  const declared = declaredLength(response);
+  let text: string;
   try {
-    return JSON.parse(text);
+    if (declared !== undefined && declared > max) {
+      await response.body?.cancel().catch(() => {});
+      throw new InvalidResponseError(
+        op,
+        response.status,
+        'too-large',
+        `the body is ${declared} bytes, more than maxResponseBytes (${max})`,
+      );
+    }
+    const { chunks, over } = await readUpTo(response, max, attempt);
+    if (over)
+      throw new InvalidResponseError(
+        op,
+        response.status,
+        'too-large',
+        `the body is larger than maxResponseBytes (${max} bytes)`,
+      );
+    text = new TextDecoder().decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+  } catch (error) {
+    throw bodyError(error, op, response.status, limits);
+  }
+  if (text === '') {
+    if (declaresJson && response.status !== 204)
+      throw new InvalidResponseError(
+        op,
+        response.status,
+        'empty',
+        'the body is empty; the spec declares a JSON document',
+      );
+    return text;
+  }
+  try {
+    JSON.parse(text);
   } catch (error) {
     const type = response.headers.get('content-type') ?? 'no Content-Type';
+    const excerpt = JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}...` : text);
     throw new InvalidResponseError(
       op,
       response.status,
       'malformed',
-      `the body is not JSON (${type}): ${excerpt(text)}`,
+      `the body is not JSON (${type}): ${excerpt}`,
       error,
     );
   }
-}
-
-/**
- * Makes a success answer that openapi-fetch reads as JSON fail with the client's errors rather
- * than a bare SyntaxError or `data: undefined`: `json()` (a declared length) and `text()` (none)
- * check the body, read with `text` (the reader {@link guardBody} returned).
- * @param declaresJson whether the spec declares a JSON body for the operation's success answer
- * @throws {InvalidResponseError} `empty` at once for a body declared empty (`Content-Length: 0`)
- *   where the spec declares a document (204 and HEAD excepted); on reading, `malformed` for a body
- *   that is not JSON (an HTML page), `empty` for an empty one where the spec declares a document
- */
-export function jsonGuard(
-  response: Response,
-  op: OperationRef,
-  declaresJson: boolean,
-  method: string,
-  text: TextReader,
-): void {
-  const needed = declaresJson && response.status !== 204 && method !== 'HEAD';
-  const empty = () =>
-    new InvalidResponseError(op, response.status, 'empty', 'the body is empty; the spec declares a JSON document');
-  const declared = response.headers.get('content-length');
-  if (needed && declared === '0') throw empty();
-  // One method per answer: the one openapi-fetch reads JSON with (json() with a declared length,
-  // text() without; it reads nothing else after the client's middleware, which runs last).
-  if (declared) {
-    response.json = async function checkedJson(this: Response) {
-      const body = await text();
-      if (body === '') {
-        if (needed) throw empty();
-        return undefined;
-      }
-      return parse(body, response, op);
-    };
-    return;
-  }
-  response.text = async function checkedText(this: Response) {
-    const body = await text();
-    if (body === '') {
-      if (needed) throw empty();
-    } else parse(body, response, op);
-    return body;
-  };
+  return text;
 }

@@ -3,9 +3,9 @@ import type { Client } from 'openapi-fetch';
 import { createCore, type UploadOptions } from './create.js';
 import { describeOperation, InvalidArgumentError, WorkflowError } from './errors.js';
 import type { components, operations, paths } from './generated/central.js';
+import { lookup } from './middleware.js';
 import type { ClientOptions } from './options.js';
 import { type PageOptions, pageLimitsOf, paginate } from './paging.js';
-import { lookup } from './transport.js';
 import type { Cluster, CompleteImage, EnabledServiceStatus, ImageSpec, Subnet, SucceededTask, Task } from './types.js';
 import {
   checkUuid,
@@ -361,7 +361,7 @@ export function createCentralClient(options: ClientOptions): CentralClient {
       const body = await toBody('file', file);
       await unwrap(
         client.PUT('/images/{uuid}/file', {
-          fetch: uploadFetch(uploadOptions?.timeoutMs),
+          fetch: uploadFetch(uploadOptions?.timeoutMs, body),
           params: { path: { uuid } },
           body,
           headers: { 'Content-Type': 'application/octet-stream' },

@@ -1,15 +1,14 @@
 // The part every API client shares, built on openapi-fetch's own seams: the options resolved once,
-// basic auth as a default header, the undici dispatcher as `requestInitExt`, the transport as
-// `fetch`, the clients' `Request` class, and the middleware that names operations, retries and
-// types errors. openapi-fetch's client is returned as it is, with a printable label.
+// basic auth as a default header, the transport as `fetch`, the undici Agent as `requestInitExt`
+// (what an injected fetch is handed), and the middleware that names operations, retries and types
+// errors. openapi-fetch's client is returned as it is, with a printable label.
 import createClient, { type Client, createQuerySerializer } from 'openapi-fetch';
-import { isBinaryBody } from './binary.js';
+import { type BinaryBody, isBinaryBody } from './binary.js';
 import { InvalidArgumentError } from './errors.js';
 import { type ApiName, serverBasePaths } from './generated/operations.js';
 import { coreMiddleware } from './middleware.js';
 import { type ClientOptions, resolveOptions } from './options.js';
-import { SvcRequest } from './request.js';
-import { createDispatcher, createTransport, type FetchFn } from './transport.js';
+import { createDispatchers, createTransport, type FetchFn } from './transport.js';
 
 /** Serializes JSON bodies; binary bodies (uploads) pass through untouched. */
 export function bodySerializer(body: unknown): BodyInit {
@@ -29,8 +28,12 @@ export interface UploadOptions {
 /** What an API client module builds its workflows on (internal). */
 export interface Core<Paths extends {}> {
   client: Client<Paths>;
-  /** The fetch of uploads (given per call, so the client's middleware still runs): a total time limit when given (0: none). */
-  uploadFetch: (timeoutMs: number | undefined) => FetchFn;
+  /**
+   * The fetch of an upload of `body` (given per call, so the client's middleware still runs): a
+   * total time limit when given (0: none).
+   * @throws {InvalidArgumentError} when `timeoutMs` is not a number of milliseconds >= 0
+   */
+  uploadFetch: (timeoutMs: number | undefined, body: BinaryBody) => FetchFn;
 }
 
 /**
@@ -39,17 +42,14 @@ export interface Core<Paths extends {}> {
  */
 export function createCore<Paths extends {}>(api: ApiName, options: ClientOptions): Core<Paths> {
   const resolved = resolveOptions(options, serverBasePaths[api]);
-  // Without TLS options or a time limit, JSON calls share the transport's default Agent and
-  // uploads use Node's own fetch dispatcher (an npm undici Agent under Node's fetch costs more).
-  const dispatcher =
-    resolved.tls.insecure || resolved.tls.ca || resolved.ownTimeout
-      ? createDispatcher(resolved.tls, resolved.timeoutMs)
-      : undefined;
-  const requestInitExt: Record<string, unknown> | undefined = dispatcher ? { dispatcher } : undefined;
-  // signalTimeoutMs: an injected fetch may ignore the dispatcher, so it gets a timer; uploads get one only when asked.
-  const transport = (signalTimeoutMs: number) =>
-    createTransport({ injected: resolved.fetch, signalTimeoutMs, signal: resolved.signal });
-  const fetch = transport(resolved.fetch && resolved.ownTimeout ? resolved.timeoutMs : 0);
+  const { tls, timeoutMs, ownTimeout } = resolved;
+  const own = tls.insecure || tls.ca !== undefined || ownTimeout;
+  const dispatchers = createDispatchers(tls, timeoutMs, own);
+  const ext = dispatchers.agent ? { dispatcher: dispatchers.agent } : undefined;
+  // timerMs: an injected fetch may ignore the dispatcher, so it gets a timer; uploads get one only when asked.
+  const transport = (timerMs: number, streamed = false) =>
+    createTransport({ dispatchers, injected: resolved.fetch, timerMs, signal: resolved.signal, streamed });
+  const fetch = transport(resolved.fetch && ownTimeout ? timeoutMs : 0);
   const client = createClient<Paths>({
     baseUrl: resolved.baseUrl,
     bodySerializer,
@@ -58,11 +58,12 @@ export function createCore<Paths extends {}>(api: ApiName, options: ClientOption
     // Kept in openapi-fetch's closure: never on an enumerable property of the client.
     headers: { Accept: 'application/json', Authorization: resolved.authorization },
     fetch,
-    Request: SvcRequest,
-    requestInitExt,
+    requestInitExt: ext,
+    // Part of every Request openapi-fetch builds: a stream body (an upload) needs it.
+    ...({ duplex: 'half' } as object),
   });
   // First, so that its onResponse and onError run last, on what the user's middleware made of the answer.
-  client.use(coreMiddleware({ api, options: resolved, fetch, ext: requestInitExt }), ...resolved.middleware);
+  client.use(coreMiddleware({ api, options: resolved, fetch, ext: ext as RequestInit }), ...resolved.middleware);
   // Printing a client shows where it points, never its credentials.
   const label = `${NAMES[api]} <${resolved.baseUrl}>`;
   Object.defineProperties(client, {
@@ -70,21 +71,15 @@ export function createCore<Paths extends {}>(api: ApiName, options: ClientOption
     toJSON: { value: () => ({ client: NAMES[api], baseUrl: resolved.baseUrl }), enumerable: false },
     [Symbol.for('nodejs.util.inspect.custom')]: { value: () => label, enumerable: false },
   });
-  const uploadFetches = new Map<number, FetchFn>();
   return {
     client,
-    uploadFetch(timeoutMs = 0) {
+    uploadFetch(timeoutMs = 0, body) {
       if (!(typeof timeoutMs === 'number' && timeoutMs >= 0))
         throw new InvalidArgumentError(
           'timeoutMs',
           `must be a number of milliseconds; got ${JSON.stringify(timeoutMs)}`,
         );
-      let f = uploadFetches.get(timeoutMs);
-      if (!f) {
-        f = transport(timeoutMs);
-        uploadFetches.set(timeoutMs, f);
-      }
-      return f;
+      return transport(timeoutMs, body instanceof ReadableStream);
     },
   };
 }

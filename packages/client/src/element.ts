@@ -259,7 +259,7 @@ export function createElementClient(options: ClientOptions): ElementClient {
       const containerUuid = isUuid(container) ? container : await resolveContainer(container, { signal });
       const uploaded = await unwrap(
         client.PUT('/v0.8/images/{uuid}/upload', {
-          fetch: uploadFetch(uploadTimeoutMs),
+          fetch: uploadFetch(uploadTimeoutMs, body),
           params: { path: { uuid: imageUuid }, header: { 'X-Svc-Destination-Container': containerUuid } },
           body,
           headers: { 'Content-Type': 'application/octet-stream' },

@@ -210,8 +210,8 @@ export type InvalidResponseKind = 'malformed' | 'empty' | 'incomplete' | 'too-la
 /**
  * The server answered, but not with something the client can use: a success body that is not
  * JSON (an HTML page, a cut-off document), an empty body where the spec declares one, a body cut
- * off when the connection closed, a body over `maxResponseBytes`, or a redirect of a write to
- * another origin (or a write redirected other than by 307/308). Not retried.
+ * off when the connection closed, a body over `maxResponseBytes`, a status outside HTTP's 100-599,
+ * or a redirect the client does not follow ({@link RedirectError}). Not retried.
  */
 export class InvalidResponseError extends Error {
   override name = 'InvalidResponseError';
@@ -229,6 +229,28 @@ export class InvalidResponseError extends Error {
       `${describeOperation(operation)} answered HTTP ${status}: ${detail}`,
       cause === undefined ? undefined : { cause },
     );
+  }
+}
+
+/**
+ * A redirect the client does not follow (`kind: 'redirect'`, never retried): a read (GET, HEAD)
+ * redirected more than 20 times, or in a loop (to a URL it already requested); any other method
+ * redirected at all (only reads follow redirects).
+ */
+export class RedirectError extends InvalidResponseError {
+  override name = 'RedirectError';
+  constructor(
+    operation: OperationRef,
+    /** The status of the last redirect, e.g. 302; 0 when unknown (an upload: fetch does not say). */
+    status: number,
+    /** Redirects the call received, the refused one included. */
+    readonly redirects: number,
+    /** The `Location` of the last redirect, as the server sent it ('' when unknown). */
+    readonly location: string,
+    detail: string,
+  ) {
+    super(operation, status, 'redirect', detail);
+    if (status === 0) this.message = `${describeOperation(operation)} was redirected: ${detail}`;
   }
 }
 

@@ -41,6 +41,7 @@ export {
   isApiError,
   NetworkError,
   PaginationError,
+  RedirectError,
   RequestTimeoutError,
   TaskFailedError,
   TaskTimeoutError,
@@ -48,13 +49,13 @@ export {
 } from './errors.js';
 export type { ApiName } from './generated/operations.js';
 export { operationTable } from './generated/operations.js';
+export { isIdempotent } from './middleware.js';
 export type { ObjectsClient, ObjectsOperations, ObjectsPaths, ObjectsSchemas, ObjectsWorkflows } from './objects.js';
 export { createObjectsClient } from './objects.js';
 export type { ClientOptionName, ClientOptions, CommonClientOptions, RetryOptions, TlsOptions } from './options.js';
 export { basicAuth, ClientOptionsError } from './options.js';
 export type { PageOptions } from './paging.js';
 export { DEFAULT_MAX_ITEMS } from './paging.js';
-export { isIdempotent } from './transport.js';
 export type {
   Cluster,
   CompleteImage,

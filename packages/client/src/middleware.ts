@@ -1,34 +1,66 @@
 // The clients' own openapi-fetch middleware: it names each call's spec operation (from the
 // schemaPath openapi-fetch hands middleware), repeats read-only calls after a network failure,
-// 429 or 503, follows a write's redirect on the same origin only, types every failure, guards the
-// response body and checks that a success answer is the JSON the spec declares. Registered first,
-// so its onResponse and onError run last, on what the user's middleware made of the answer.
+// 429 or 503, types every failure, and reads the answer's body (limits, typed errors) into a new
+// Response for openapi-fetch to parse. Registered first, so its onResponse and onError run last,
+// on what the user's middleware made of the answer.
 import type { Middleware } from 'openapi-fetch';
-import { guardBody, jsonGuard } from './body.js';
+import { type BodyLimits, failureCode, readErrorBody, readJsonBody } from './body.js';
 import { InvalidResponseError, NetworkError, type OperationRef, RequestTimeoutError } from './errors.js';
-import type { ApiName } from './generated/operations.js';
+import { type ApiName, operationTable } from './generated/operations.js';
 import type { ResolvedOptions } from './options.js';
-import {
-  AttemptTimeout,
-  again,
-  attemptOf,
-  type FetchFn,
-  type Found,
-  lookup,
-  RefusedRedirect,
-  retryAfterMs,
-  sleep,
-} from './transport.js';
+import { AttemptTimeout, again, attemptOf, type FetchFn, Refused, sleep } from './transport.js';
 
-const RESPONSE_OPERATION = Symbol('svc.client.responseOperation');
+/** An operation as the client needs it: the ref for errors, and whether it may be repeated. */
+export interface Found {
+  op: OperationRef;
+  retryable: boolean;
+  /** The spec declares a JSON body for the success answer. */
+  json: boolean;
+}
+
+/** Per API, per method, per path template (nested maps: no key string built per call). */
+const byApi = new Map<ApiName, Map<string, Map<string, Found>>>();
+
+/** The spec operation `method schemaPath` of an API, from the generated table; undefined when the path is not in the spec. */
+export function lookup(api: ApiName, method: string, schemaPath: string): Found | undefined {
+  let ops = byApi.get(api);
+  if (!ops) {
+    ops = new Map();
+    for (const [m, path, operationId, readOnly, json] of operationTable[api]) {
+      if (!ops.has(m)) ops.set(m, new Map());
+      ops.get(m)!.set(path, { op: { api, method: m, path, operationId }, retryable: readOnly, json });
+    }
+    byApi.set(api, ops);
+  }
+  return ops.get(method)?.get(schemaPath);
+}
+
+/**
+ * True when the spec says the call only reads, so it may be repeated: GET or HEAD, or a POST
+ * operation marked `x-svc-idempotent: true` (lists, polls, groups). Decided at generation time by
+ * `isReadOnly` of `@svc/oas`, the helper contract mode uses too.
+ * @param api `central`, `element` or `objects`
+ * @param method the HTTP method, upper case
+ * @param path the path template as in the spec, e.g. `/images/list`
+ */
+export function isIdempotent(api: ApiName, method: string, path: string): boolean {
+  return lookup(api, method, path)?.retryable ?? (method === 'GET' || method === 'HEAD');
+}
+
+const operations = new WeakMap<Response, OperationRef>();
 
 /** The operation of an error response the client returned (for {@link unwrap}'s errors), if it did. */
 export function responseOperation(response: Response): OperationRef | undefined {
-  return (response as { [RESPONSE_OPERATION]?: OperationRef })[RESPONSE_OPERATION];
+  return operations.get(response);
 }
 
-/** Redirects a write follows (307/308 on the same origin) before giving up. */
-const MAX_REDIRECTS = 5;
+/** Milliseconds a `Retry-After` header asks for (seconds or an HTTP date), or undefined. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
 
 /** Codes of a certificate the client does not trust: sending again cannot help. */
 const TLS_CODES = new Set([
@@ -45,14 +77,23 @@ const TLS_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
-/** The error code under fetch's `TypeError: fetch failed` (its cause, or the cause's cause). */
-export function failureCode(error: unknown): string | undefined {
-  let e = error as { code?: unknown; cause?: unknown } | undefined;
-  for (let depth = 0; e && depth < 4; depth++, e = e.cause as typeof e) {
-    if (typeof e.code === 'string') return e.code;
-  }
-  return undefined;
-}
+/** Codes of a connection failure another attempt may heal: refused, reset, DNS, closed. */
+const HEALING = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EHOSTDOWN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
 
 /** How a failed attempt is reported, and whether another attempt may heal it. */
 function classify(
@@ -62,16 +103,19 @@ function classify(
   timeoutMs: number,
 ): { error: unknown; heals: boolean } {
   if (error instanceof AttemptTimeout) return { error: new RequestTimeoutError(op, error.timeoutMs), heals: false };
-  if (error instanceof RefusedRedirect)
-    return { error: new InvalidResponseError(op, error.status, 'redirect', error.message), heals: false };
-  // An abort's reason, or an error a middleware or the body guard already typed.
-  if (!(error instanceof TypeError) || error instanceof NetworkError) return { error, heals: false };
+  if (error instanceof Refused) return { error: error.named(op), heals: false };
+  // An error a middleware or the body guard already typed.
+  if (error instanceof NetworkError || error instanceof InvalidResponseError || error instanceof RequestTimeoutError)
+    return { error, heals: false };
   const code = failureCode(error);
   if (code === 'UND_ERR_HEADERS_TIMEOUT') return { error: new RequestTimeoutError(op, timeoutMs), heals: false };
   if (code && TLS_CODES.has(code)) return { error: new NetworkError(op, attempts, error, 'tls'), heals: false };
   if (code === 'UND_ERR_HEADERS_OVERFLOW')
     return { error: new NetworkError(op, attempts, error, 'headers-too-large'), heals: false };
-  return { error: new NetworkError(op, attempts, error), heals: true };
+  // undici's errors and fetch's `TypeError('fetch failed')` (its cause carries undici's code).
+  if (error instanceof TypeError || (error instanceof Error && code !== undefined))
+    return { error: new NetworkError(op, attempts, error), heals: code === undefined || HEALING.has(code) };
+  return { error, heals: false };
 }
 
 /** What the middleware of one client needs (internal). */
@@ -80,8 +124,8 @@ export interface CoreSettings {
   options: ResolvedOptions;
   /** The client's fetch (the per-call `fetch` of uploads is never repeated, so this one does). */
   fetch: FetchFn;
-  /** openapi-fetch's `requestInitExt` (the dispatcher), passed again with each repeat. */
-  ext: Record<string, unknown> | undefined;
+  /** openapi-fetch's `requestInitExt`, passed again with each repeat. */
+  ext: RequestInit | undefined;
 }
 
 function found(api: ApiName, method: string, schemaPath: string): Found {
@@ -110,52 +154,19 @@ function backoff(retry: ResolvedOptions['retry'], attempt: number, retryAfter: n
   return ceiling / 2 + Math.random() * (ceiling / 2);
 }
 
-/** The URL a write's redirect leads to: 307/308 on the same origin only. */
-function redirectTarget(request: Request, response: Response, method: string, hops: number): string {
-  const location = response.headers.get('location');
-  let target: URL | undefined;
-  try {
-    target = location ? new URL(location, request.url) : undefined;
-  } catch {
-    target = undefined;
-  }
-  const status = response.status;
-  if (!target) throw new RefusedRedirect(status, 'a redirect without a usable Location; not followed');
-  const origin = new URL(request.url).origin;
-  if (target.origin !== origin)
-    throw new RefusedRedirect(
-      status,
-      `a redirect to another origin (${target.origin}); a ${method} is followed on the same origin only`,
-    );
-  if (status !== 307 && status !== 308)
-    throw new RefusedRedirect(
-      status,
-      `a ${method} follows only 307 and 308 redirects (which keep the method and body); not followed`,
-    );
-  if (hops > MAX_REDIRECTS) throw new RefusedRedirect(status, `more than ${MAX_REDIRECTS} redirects`);
-  return target.href;
-}
-
-const isRedirect = (s: number) => s >= 300 && s < 400 && s !== 304;
-
 /**
  * The clients' middleware (see the file's head). Rejects calls with {@link NetworkError} (after
  * the retries of read-only calls; at once for an untrusted certificate or oversized headers),
- * {@link RequestTimeoutError}, {@link InvalidResponseError}, or the abort reason of a signal.
+ * {@link RequestTimeoutError}, {@link InvalidResponseError} (`RedirectError` among them), or
+ * the abort reason of a signal.
  */
 export function coreMiddleware({ api, options, fetch, ext }: CoreSettings): Middleware {
   const { retry, timeoutMs } = options;
-  const limits = { maxResponseBytes: options.maxResponseBytes, timeoutMs };
+  const limits: BodyLimits = { maxResponseBytes: options.maxResponseBytes, timeoutMs };
   const attemptsMade = new WeakMap<Request, number>();
+  const aborted = (request: Request) => request.signal.aborted || options.signal?.aborted === true;
 
-  /** The signal that ends a pause between attempts: the call's or the client's. */
-  const pauseSignal = (request: Request) =>
-    options.signal ? AbortSignal.any([request.signal, options.signal]) : request.signal;
-
-  /**
-   * Sends again until an answer needs nothing more: repeats a read-only call after a network
-   * failure, 429 or 503 while retries are left, follows a write's 307/308 on the same origin.
-   */
+  /** Sends again while a read-only call meets a network failure, 429 or 503 and retries are left. */
   async function settle(
     request: Request,
     f: Found,
@@ -164,70 +175,76 @@ export function coreMiddleware({ api, options, fetch, ext }: CoreSettings): Midd
     const retries = f.retryable ? retry.retries : 0;
     // An answer onError settled comes back through onResponse: the attempts made count there.
     let attempt = attemptsMade.get(request) ?? 0;
-    for (let hops = 0; ; ) {
+    let sent = request;
+    for (;;) {
+      let wait: number;
       let next: Request | undefined;
-      let wait = 0;
       if ('error' in outcome) {
+        if (aborted(request)) throw outcome.error;
         const { error, heals } = classify(outcome.error, f.op, attempt + 1, timeoutMs);
-        next = heals && attempt < retries ? again(request) : undefined;
+        next = heals && attempt < retries ? again(sent) : undefined;
         if (!next) throw error;
-        wait = backoff(retry, attempt++, undefined);
+        wait = backoff(retry, attempt, undefined);
       } else {
         const { response } = outcome;
-        const status = response.status;
-        const busy = (status === 503 || status === 429) && attempt < retries;
-        const write = request.method !== 'GET' && request.method !== 'HEAD';
-        if (busy) next = again(request);
-        if (isRedirect(status) && write) {
-          await response.body?.cancel().catch(() => {});
-          attemptOf(response)?.done();
-          next = again(request, redirectTarget(request, response, f.op.method, ++hops));
-          if (!next) throw new RefusedRedirect(status, 'a redirect of a body that cannot be sent again; not followed');
-        } else if (next) {
-          wait = backoff(retry, attempt++, retryAfterMs(response.headers.get('retry-after')));
-          await response.body?.cancel().catch(() => {});
-          attemptOf(response)?.done();
-        } else {
+        const busy = (response.status === 503 || response.status === 429) && attempt < retries;
+        next = busy ? again(sent) : undefined;
+        if (!next) {
           attemptsMade.set(request, attempt);
           return response;
         }
+        wait = backoff(retry, attempt, retryAfterMs(response.headers.get('retry-after')));
+        await response.body?.cancel().catch(() => {});
+        attemptOf(response)?.done();
       }
-      if (wait > 0) await sleep(wait, pauseSignal(request));
+      attempt++;
+      await sleep(wait, options.signal ? AbortSignal.any([request.signal, options.signal]) : request.signal);
+      sent = next;
       try {
-        outcome = { response: await fetch(next, ext as RequestInit | undefined) };
+        outcome = { response: await fetch(next, ext) };
       } catch (error) {
         outcome = { error };
       }
     }
   }
 
-  /** Guards the body of the answer that settled (see body.ts); throws `empty` for a declared-empty JSON answer. */
-  function finish(request: Request, f: Found, answer: Response, parseAs: string): void {
+  /**
+   * Reads the body of the answer that settled, where openapi-fetch would read it: an error's
+   * (capped) and a JSON success's (limited, checked), into a new Response of the same status and
+   * headers. A success read otherwise (`parseAs: 'stream'`, ...) is passed on untouched.
+   */
+  async function finish(request: Request, f: Found, answer: Response, parseAs: string): Promise<Response | undefined> {
     const attempt = attemptOf(answer);
-    if (attempt && bodiless(answer, request.method)) attempt.done();
-    const text = guardBody(answer, f.op, limits, attempt?.done, attempt?.signal);
-    if (answer.ok && parseAs === 'json') jsonGuard(answer, f.op, f.json, request.method, text);
-    else answer.text = text;
-    if (!answer.ok) (answer as { [RESPONSE_OPERATION]?: OperationRef })[RESPONSE_OPERATION] = f.op;
+    try {
+      if (bodiless(answer, request.method)) {
+        const needed = answer.ok && parseAs === 'json' && f.json && answer.status !== 204 && request.method !== 'HEAD';
+        if (needed)
+          throw new InvalidResponseError(
+            f.op,
+            answer.status,
+            'empty',
+            'the body is empty; the spec declares a JSON document',
+          );
+        if (!answer.ok) operations.set(answer, f.op);
+        return undefined;
+      }
+      if (answer.ok && parseAs !== 'json') return undefined;
+      const init = { status: answer.status, statusText: answer.statusText, headers: answer.headers };
+      if (answer.ok) return new Response(await readJsonBody(answer, f.op, limits, f.json, attempt), init);
+      const failed = new Response(await readErrorBody(answer, f.op, limits, attempt), init);
+      operations.set(failed, f.op);
+      return failed;
+    } finally {
+      if (parseAs === 'json' || !answer.ok) attempt?.done();
+    }
   }
 
   return {
-    // Not async: an answer that needs no further attempt (nearly all) is guarded without a promise of its own.
-    onResponse({ request, response, schemaPath, options: call }) {
+    async onResponse({ request, response, schemaPath, options: call }) {
       const f = found(api, request.method, schemaPath);
-      if (!(isRedirect(response.status) || response.status === 503 || response.status === 429)) {
-        finish(request, f, response, call.parseAs);
-        return undefined;
-      }
-      return settle(request, f, { response }).then(
-        (answer) => {
-          finish(request, f, answer, call.parseAs);
-          return answer === response ? undefined : answer;
-        },
-        (error) => {
-          throw classify(error, f.op, 1, timeoutMs).error;
-        },
-      );
+      const answer =
+        response.status === 503 || response.status === 429 ? await settle(request, f, { response }) : response;
+      return (await finish(request, f, answer, call.parseAs)) ?? (answer === response ? undefined : answer);
     },
     async onError({ request, error, schemaPath }) {
       const f = found(api, request.method, schemaPath);

@@ -17,12 +17,12 @@ export interface CommonClientOptions {
   /** Password for HTTP basic authentication. Never logged, never in errors or `toString()`. */
   password: string;
   /**
-   * Time limit of each attempt of each call, in milliseconds: from the end of the request body
-   * until the response headers arrive (undici's `headersTimeout`), and again between two pieces of
-   * the response body (undici's `bodyTimeout`), so a body that stalls fails too; checked about every
-   * half second. Default: fetch's own limits of 300 000. Sending an upload's bytes is not counted;
-   * uploads take their own total limit. With an injected `fetch` it is a total limit of each
-   * attempt, body included.
+   * Time limit of each attempt of each call, in milliseconds: until the final answer's headers
+   * (interim 1xx answers do not extend it; each redirect gets it anew), then again between two
+   * pieces of the response body (undici's `bodyTimeout`), so a body that stalls fails too.
+   * Default 300 000, undici's own. An upload's bytes are not counted: its answer must start within
+   * the limit after the last byte (undici's `headersTimeout`); uploads take a total limit of their
+   * own. With an injected `fetch` it is a total limit of each attempt, body included.
    */
   timeoutMs?: number;
   /**

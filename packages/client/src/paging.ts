@@ -1,7 +1,11 @@
 // The one paging loop behind every `paginate*` method: ask a page at an offset, yield its
-// entities, move on by their count, stop at the total. Every way a server can keep the loop going
-// or feed it twice ends in PaginationError: a page that repeats an entity, an empty page before the
-// announced total, a page past it, and more than `maxItems` entities.
+// entities not yielded before, move on by the page's length, stop at the total. Offset paging of
+// a live list shifts: a create at the head of a newest-first list moves every entity one place
+// down (the next page starts with one already yielded: skipped), a delete before the offset moves
+// them up (one would be missed: when the announced total drops, the client asks again from that
+// many places back). What cannot be a live list ends in PaginationError: a page of nothing but
+// entities already yielded, one entity twice in a page, an empty page before the announced total,
+// a page past it, and more than `maxItems` entities.
 import { InvalidArgumentError, PaginationError } from './errors.js';
 
 /** Entities a paging iterator yields at most unless `maxItems` says otherwise. */
@@ -13,8 +17,8 @@ export interface PageOptions {
   pageSize?: number;
   /**
    * Entities the iteration yields at most; one more ends it with {@link PaginationError}, so a
-   * server announcing endless entities cannot keep it going. Default 100 000; `Infinity` for none
-   * (the iterator then keeps one identity per entity yielded, to refuse repeats).
+   * server announcing endless entities cannot keep it going. Default 100 000; `Infinity` for none.
+   * The iterator keeps one identity per entity yielded, to yield none twice.
    */
   maxItems?: number;
   /** Stops the iteration when it fires (the iterator rejects with the signal's reason). */
@@ -66,12 +70,14 @@ export interface PagedCall<E> {
 }
 
 /**
- * Iterates the entities of a paged list call. A page is checked whole before any of its entities
- * is yielded, so a caller never sees an entity twice.
+ * Iterates the entities of a paged list call. Every entity the list holds for the whole iteration
+ * is yielded, none twice, when entities are created at the head of the list (newest first) and
+ * deleted anywhere; a page is checked whole before any of it is yielded.
  * @throws {InvalidArgumentError} when `start` is not an integer >= 0 (at the call, not on iteration)
- * @throws {PaginationError} (on iteration) when a page repeats an entity already yielded (or holds
- *   one twice), comes back empty before the total it announces, or brings the count past that
- *   total; after yielding `maxItems` entities when the server has more
+ * @throws {PaginationError} (on iteration) when a page brings only entities already yielded (the
+ *   server ignores the offset, or more entities were created between two calls than a page holds),
+ *   holds one entity twice, comes back empty before the total it announces, or brings the count
+ *   past that total; after yielding `maxItems` entities when the server has more
  */
 export function paginate<E>({
   operation,
@@ -88,6 +94,9 @@ export function paginate<E>({
     const seen = new Set<string>();
     const first = start ?? 0;
     let offset = first;
+    let lastTotal: number | undefined;
+    /** Pages before this offset are asked again (a total that dropped): they may be all seen. */
+    let catchUpTo = first;
     for (;;) {
       const { entities, total } = await fetchPage(offset);
       if (entities.length === 0) {
@@ -106,26 +115,36 @@ export function paginate<E>({
           `brings ${entities.length} entities, past the total of ${total} it announces`,
         );
       }
-      const keys = entities.map((e) => keyOf(e) ?? JSON.stringify(e));
-      const fresh = new Set(keys);
-      const repeated = keys.find((k) => seen.has(k)) ?? (fresh.size < keys.length ? '' : undefined);
-      if (repeated !== undefined)
+      const page = entities.map((entity, index) => ({ entity, index, key: keyOf(entity) ?? JSON.stringify(entity) }));
+      if (new Set(page.map((e) => e.key)).size < page.length)
+        throw new PaginationError(operation, offset, "holds one entity twice: the server's pages cannot be right");
+      const fresh = page.filter((e) => !seen.has(e.key));
+      if (fresh.length === 0 && offset >= catchUpTo) {
+        const key = page[0]?.key ?? '';
         throw new PaginationError(
           operation,
           offset,
-          `repeats an entity already seen${repeated && repeated.length <= 80 ? ` (${repeated})` : ''}: the server ignores ${offsetField} or its pages overlap`,
-        );
-      for (const k of keys) seen.add(k);
-      const room = maxItems - (offset - first);
-      if (entities.length > room) {
-        yield* entities.slice(0, room);
-        throw new PaginationError(
-          operation,
-          offset + room,
-          `would pass maxItems (${maxItems} entities yielded); raise maxItems or narrow the query`,
+          `repeats only entities already seen (${key.length <= 80 ? key : `${key.slice(0, 80)}...`}): the server ignores ${offsetField}, or more entities were created since the last page than a page holds`,
         );
       }
-      yield* entities;
+      for (const { entity, index, key } of fresh) {
+        if (seen.size >= maxItems)
+          throw new PaginationError(
+            operation,
+            offset + index,
+            `would pass maxItems (${maxItems} entities yielded); raise maxItems or narrow the query`,
+          );
+        seen.add(key);
+        yield entity;
+      }
+      const dropped = typeof total === 'number' && lastTotal !== undefined ? lastTotal - total : 0;
+      lastTotal = total;
+      if (dropped > 0 && offset > first) {
+        // Deletes before this page moved entities not yet seen to before it: ask from that far back.
+        catchUpTo = Math.max(catchUpTo, offset + entities.length);
+        offset = Math.max(first, offset - dropped);
+        continue;
+      }
       offset += entities.length;
       if (typeof total === 'number' && offset >= total) return;
     }

@@ -1,72 +1,38 @@
-// The fetch every client hands openapi-fetch (its `fetch` option): one attempt of one request,
-// with the client's dispatcher (openapi-fetch's `requestInitExt`), the attempt's time limit and the
-// client's signal; writes do not follow redirects on their own. Retries, operation names and typed
-// errors live in the client's middleware (see middleware.ts), which knows the operation.
-//
-// The clients' own JSON calls go through undici's `request` on the dispatcher, not fetch: it
-// answers in about 0.4 of fetch's time on loopback (a Request and its body stream fewer, no fetch
-// algorithm), and the answer is made a real Response here, with fetch's error shapes (`TypeError`
-// with the cause) so that nothing downstream tells the two apart. Uploads, middleware-built
-// requests and an injected fetch still go through fetch. No `Accept-Encoding` is sent, so answers
-// come uncompressed.
+// The fetch every client hands openapi-fetch (its `fetch` option): one attempt of one request.
+// Calls with a JSON body or none go through undici's public `request` on the client's Agent and
+// come back as standard `Response` objects: about half of global fetch's CPU per call (no
+// fetch algorithm, no second Request). Uploads go through the global fetch, whose streaming is the
+// fastest; an injected fetch gets the Request as it is. Retries, operation names and typed errors
+// live in the client's middleware (middleware.ts), which knows the operation.
 
-import type { Agent as AgentType, Dispatcher } from 'undici';
-// undici's parts are imported by path because its main entry replaces the process-wide fetch
-// dispatcher; it publishes no types for these paths.
-// @ts-expect-error the `request` function undici puts on every dispatcher.
-import undiciRequest from 'undici/lib/api/api-request.js';
-// @ts-expect-error the class undici exports as Agent.
-import AgentClass from 'undici/lib/dispatcher/agent.js';
-// @ts-expect-error the interceptor undici exports as `interceptors.redirect`.
-import redirectInterceptor from 'undici/lib/interceptor/redirect.js';
-import { isBinaryBody } from './binary.js';
-import type { OperationRef } from './errors.js';
-import { type ApiName, operationTable } from './generated/operations.js';
+import { createRequire } from 'node:module';
+import type * as Undici from 'undici';
+import type { Dispatcher } from 'undici';
+import { InvalidResponseError, type OperationRef, RedirectError } from './errors.js';
 import type { ResolvedOptions } from './options.js';
-import { givenBody, givenSignal, isStream, isSvcRequest, resend, type SvcRequest, sendInit } from './request.js';
 
-/** A fetch as openapi-fetch calls it: the request, and `requestInitExt` (the dispatcher). */
+let undici: typeof Undici | undefined;
+
+/**
+ * undici, loaded on first use (a program that only uploads never loads it: ~12 MB of RSS), after
+ * Node's own fetch: undici's main entry installs its Agent as the dispatcher of every fetch in the
+ * process when none is installed yet (nodejs/undici#5500), and undici 7's Agent under Node 26's
+ * fetch streams uploads at about half the speed. Reading the global `Response` loads Node's fetch,
+ * which installs its own dispatcher; undici then leaves it as it is.
+ */
+function loadUndici(): typeof Undici {
+  if (!undici) {
+    void globalThis.Response;
+    undici = createRequire(import.meta.url)('undici') as typeof Undici;
+  }
+  return undici;
+}
+
+/** A fetch as openapi-fetch calls it: the request, and `requestInitExt`. */
 export type FetchFn = (input: Request, init?: RequestInit) => Promise<Response>;
 
-/** An operation as the client needs it: the ref for errors, and whether it may be repeated. */
-export interface Found {
-  op: OperationRef;
-  retryable: boolean;
-  /** The spec declares a JSON body for the success answer. */
-  json: boolean;
-}
-
-/** Per API, per method, per path template (nested maps: no key string built per call). */
-const byApi = new Map<ApiName, Map<string, Map<string, Found>>>();
-
-/**
- * The spec operation `method schemaPath` of an API, from the generated table; undefined when the
- * path is not in the spec.
- */
-export function lookup(api: ApiName, method: string, schemaPath: string): Found | undefined {
-  let ops = byApi.get(api);
-  if (!ops) {
-    ops = new Map();
-    for (const [m, path, operationId, readOnly, json] of operationTable[api]) {
-      if (!ops.has(m)) ops.set(m, new Map());
-      ops.get(m)!.set(path, { op: { api, method: m, path, operationId }, retryable: readOnly, json });
-    }
-    byApi.set(api, ops);
-  }
-  return ops.get(method)?.get(schemaPath);
-}
-
-/**
- * True when the spec says the call only reads, so it may be repeated: GET or HEAD, or a POST
- * operation marked `x-svc-idempotent: true` (lists, polls, groups). Decided at generation time by
- * `isReadOnly` of `@svc/oas`, the helper contract mode uses too.
- * @param api `central`, `element` or `objects`
- * @param method the HTTP method, upper case
- * @param path the path template as in the spec, e.g. `/images/list`
- */
-export function isIdempotent(api: ApiName, method: string, path: string): boolean {
-  return lookup(api, method, path)?.retryable ?? (method === 'GET' || method === 'HEAD');
-}
+/** Redirects a read (GET, HEAD) follows, as fetch does. */
+export const MAX_REDIRECTS = 20;
 
 /** Resolves after `ms`, or rejects with the signal's reason when it fires first. */
 export function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
@@ -86,10 +52,10 @@ export function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
 
 /**
  * `work`, or the signal's reason once the signal fires, whichever comes first; `onAbort` then
- * releases what `work` holds. Waits the client cannot leave to whatever an injected fetch does
- * with the signal: undici links a Request's signal to its source weakly, so a fetch (or a body)
- * that waits only on `request.signal` can be collected, listener and all, and never settle. The
- * listener here is held by the signal itself.
+ * releases what `work` holds. For waits the client cannot leave to an injected fetch: undici links
+ * a Request's signal to its source weakly, so a fetch (or a body) that waits only on
+ * `request.signal` can be collected, listener and all, and never settle. The listener here is
+ * held by the signal itself.
  */
 export function untilAborted<T>(
   work: Promise<T>,
@@ -117,53 +83,113 @@ export function untilAborted<T>(
   });
 }
 
-/** Milliseconds a `Retry-After` header asks for (seconds or an HTTP date), or undefined. */
-export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-const Agent = AgentClass as typeof AgentType;
-
-/**
- * The client's undici dispatcher: TLS verification as configured, and the per-call time limit as
- * undici's `headersTimeout` (from the end of the request body to the response headers, so a long
- * upload is not cut off) and `bodyTimeout` (between two pieces of the response body, so a stalled
- * body fails too). Both cost nothing per request, unlike a timer and signal.
- */
-export function createDispatcher(tls: ResolvedOptions['tls'], timeoutMs: number): Dispatcher {
-  const connect = tls.insecure
-    ? { rejectUnauthorized: false }
-    : tls.ca
-      ? { ca: tls.ca.map((c) => (typeof c === 'string' ? c : Buffer.from(c))) }
-      : undefined;
-  return new Agent({ ...(connect ? { connect } : {}), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-}
-
-/** An attempt ran past the transport's own timer (the middleware names the operation). */
+/** An attempt ran past its time limit (the middleware names the operation). */
 export class AttemptTimeout extends Error {
   constructor(readonly timeoutMs: number) {
     super(`no response within ${timeoutMs} ms`);
   }
 }
 
-/** A write was redirected in a way it may not follow (the middleware names the operation). */
-export class RefusedRedirect extends Error {
-  constructor(
-    readonly status: number,
-    detail: string,
-  ) {
-    super(detail);
+/** A failure the transport decided on: the middleware makes it the client's error, naming the operation. */
+export class Refused extends Error {
+  constructor(readonly named: (op: OperationRef) => InvalidResponseError) {
+    super('refused by the transport');
   }
 }
 
-/** What the middleware needs of a response the transport returned: the end of its attempt's timer. */
+/** What one call's redirects looked like; undici's `opaque` carries it through every hop. */
+interface Hops {
+  redirects: number;
+  status: number;
+  location: string;
+}
+
+/** Statuses undici's redirect interceptor follows. */
+const REDIRECTS = new Set([300, 301, 302, 303, 307, 308]);
+
+/**
+ * An undici interceptor, composed inside the redirect interceptor so that it sees every hop: it
+ * gives each hop `deadlineMs` to its final answer, which no interim (1xx) answer restarts (each
+ * restarts undici's `headersTimeout`), and notes each redirect in the call's {@link Hops}.
+ */
+function watch(deadlineMs: number): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (options, handler) => {
+    // `request()` hands its options to the dispatcher as they are: `opaque` included.
+    const hops = (options as { opaque?: Hops }).opaque;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    return dispatch(options, {
+      onRequestStart(controller, context) {
+        clearTimeout(timer);
+        timer = setTimeout(() => controller.abort(new AttemptTimeout(deadlineMs)), deadlineMs);
+        handler.onRequestStart?.(controller, context);
+      },
+      onRequestUpgrade: (controller, status, headers, socket) =>
+        handler.onRequestUpgrade?.(controller, status, headers, socket),
+      onResponseStart(controller, status, headers, message) {
+        if (status >= 200) clearTimeout(timer);
+        const location = headers.location;
+        if (hops && REDIRECTS.has(status) && typeof location === 'string') {
+          hops.redirects++;
+          hops.status = status;
+          hops.location = location;
+        }
+        handler.onResponseStart?.(controller, status, headers, message);
+      },
+      onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
+      onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
+      onResponseError(controller, error) {
+        clearTimeout(timer);
+        handler.onResponseError?.(controller, error);
+      },
+    });
+  };
+}
+
+/** Where a client's calls go: its Agent as reads (following redirects) and as everything else. */
+interface Routes {
+  reads: Dispatcher;
+  writes: Dispatcher;
+}
+
+/** A client's undici dispatchers. */
+export interface Dispatchers {
+  /** The routes of JSON calls (made on first use when shared). */
+  routes: () => Routes;
+  /** The client's own Agent, for uploads and an injected fetch; undefined: Node's own dispatcher. */
+  agent: Dispatcher | undefined;
+}
+
+let shared: Routes | undefined;
+
+/**
+ * The client's undici Agent: TLS verification as configured, the time limit as undici's
+ * `headersTimeout` (from the end of the request body to the answer) and `bodyTimeout` (between
+ * two pieces of the body), and a deadline on each hop's final answer (see {@link watch}). Clients
+ * without TLS options or a time limit (`own` false) share one Agent at undici's defaults (300 s),
+ * made on their first JSON call, and their uploads use Node's own dispatcher.
+ */
+export function createDispatchers(tls: ResolvedOptions['tls'], timeoutMs: number, own: boolean): Dispatchers {
+  if (!own) return { routes: () => (shared ??= routesOf(new (loadUndici().Agent)(), timeoutMs)), agent: undefined };
+  const connect = tls.insecure
+    ? { rejectUnauthorized: false }
+    : tls.ca
+      ? { ca: tls.ca.map((c) => (typeof c === 'string' ? c : Buffer.from(c))) }
+      : undefined;
+  const agent = new (loadUndici().Agent)({ connect, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const routes = routesOf(agent, timeoutMs);
+  return { routes: () => routes, agent };
+}
+
+function routesOf(agent: Dispatcher, timeoutMs: number): Routes {
+  const redirect = loadUndici().interceptors.redirect({ maxRedirections: MAX_REDIRECTS });
+  return { reads: agent.compose(watch(timeoutMs), redirect), writes: agent.compose(watch(timeoutMs)) };
+}
+
+/** The attempt behind a response whose body still runs under a timer of the transport. */
 export interface Attempt {
-  /** Ends the attempt's timer and listeners: called once the body is read or failed. */
+  /** Ends the attempt's timer: called once the body is read or failed. */
   done: () => void;
-  /** The attempt's signal, which ends a body read when it fires (an injected fetch may lose it). */
+  /** Fires at the time limit or an abort; a body read races it (an injected fetch may lose it). */
   signal: AbortSignal;
 }
 
@@ -174,201 +200,183 @@ export function attemptOf(response: Response): Attempt | undefined {
   return attempts.get(response);
 }
 
-/** A copy kept of each request sent that is not the clients' own (a middleware's `new Request`), for retries and redirects. */
-const spares = new WeakMap<Request, Request>();
+/** The JSON text each request was sent with, to send it again. */
+const sentBodies = new WeakMap<Request, string>();
 
-/** A fresh copy of `request` to send again, or undefined when its body cannot be sent twice (a stream, or no copy kept). */
-export function again(request: Request, url?: string): Request | undefined {
-  if (isSvcRequest(request)) return isStream(givenBody(request)) ? undefined : resend(request, url);
-  const spare = request.body ? spares.get(request)?.clone() : request;
-  if (!spare) return undefined;
-  return url === undefined ? spare : new Request(url, spare);
+/** A request like `request` to send again, or undefined when its body cannot be sent twice (a stream). */
+export function again(request: Request): Request | undefined {
+  if (request.body === null) return request;
+  const body = sentBodies.get(request);
+  return body === undefined ? undefined : new Request(request, { body });
+}
+
+/** True for the bodies the transport reads whole and can send again: JSON. */
+function isJson(request: Request): boolean {
+  return request.body !== null && /[/+]json\b/i.test(request.headers.get('content-type') ?? '');
 }
 
 /** What the transport of one client needs (internal). */
 export interface TransportSettings {
-  /** A user's fetch (gets the Request), or undefined for the global fetch. */
+  dispatchers: Dispatchers;
+  /** A user's fetch (gets the Request), or undefined. */
   injected: FetchFn | undefined;
-  /** A timer-and-signal limit per attempt, body included (an injected fetch may ignore the dispatcher; explicit upload limits); 0 for none. */
-  signalTimeoutMs: number;
+  /** A timer on each attempt, body included (an injected fetch may ignore the dispatcher; uploads given a limit); 0: none. */
+  timerMs: number;
   /** The client's signal. */
   signal: AbortSignal | undefined;
+  /** An upload of a stream: sent as it is, not through a copy of the Request (one more stream: ~6 MB of peak RSS per GiB). */
+  streamed?: boolean;
 }
 
-const MANUAL: RequestInit = { redirect: 'manual' };
-
 /**
- * Builds the client's fetch: one attempt. The clients' own requests ({@link SvcRequest}) with a
- * JSON body or none are sent through undici's `request` (see {@link send}), uploads with the global
- * fetch as `fetch(url, init)`; a request a middleware built, or any request to an injected fetch,
- * as `fetch(request, init)`. A write (not GET or HEAD) is sent with
- * `redirect: 'manual'`, so that the middleware decides which redirect it follows.
- * Rejects with what fetch rejects with, the abort reason of a signal, or {@link AttemptTimeout}.
+ * Builds the client's fetch: one attempt. Rejects with undici's or fetch's error, the abort reason
+ * of a signal, {@link AttemptTimeout} or {@link Refused}.
  */
 export function createTransport(s: TransportSettings): FetchFn {
   return async function transport(request: Request, ext?: RequestInit): Promise<Response> {
-    const own = isSvcRequest(request);
-    const write = request.method !== 'GET' && request.method !== 'HEAD';
-    // the clients' own JSON calls: through undici's request (see send), which takes only the dispatcher
-    const direct = !s.injected && own && !isBinaryBody(givenBody(request));
-    if (write && !direct && !(own && isStream(givenBody(request)))) ext = ext ? { ...ext, ...MANUAL } : MANUAL;
-    if (!own && request.body && !spares.has(request)) spares.set(request, request.clone());
-    const given = own ? givenSignal(request) : request.signal;
-    // One controller per attempt, fed by the call's signal, the client's signal and the timer
-    // (AbortSignal.any costs more than a loopback request on Node 20).
-    const sources = given && s.signal ? [given, s.signal] : given ? [given] : s.signal ? [s.signal] : [];
-    let signal: AbortSignal | null = sources.length === 1 && s.signalTimeoutMs <= 0 ? sources[0]! : null;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let timedOut = false;
-    let release = () => {};
-    if (!signal && (sources.length > 0 || s.signalTimeoutMs > 0)) {
-      const controller = new AbortController();
-      signal = controller.signal;
-      const forward = (event: Event) => controller.abort((event.target as AbortSignal).reason);
-      for (const source of sources) {
-        if (source.aborted) controller.abort(source.reason);
-        else source.addEventListener('abort', forward, { once: true });
-      }
-      release = () => {
-        for (const source of sources) source.removeEventListener('abort', forward);
-      };
-      if (s.signalTimeoutMs > 0) {
-        timer = setTimeout(() => {
-          timedOut = true;
-          controller.abort(new AttemptTimeout(s.signalTimeoutMs));
-        }, s.signalTimeoutMs);
-      }
-    }
-    const cleanup = () => {
-      clearTimeout(timer);
-      release();
-    };
+    const json = isJson(request);
+    const body = json ? await request.text() : null;
+    if (body !== null) sentBodies.set(request, body);
+    if (!s.injected && s.timerMs <= 0 && (json || request.body === null)) return send(request, body, s);
+    // A timer and a signal of its own: uploads given a limit, and an injected fetch.
+    const controller = new AbortController();
+    const timer =
+      s.timerMs > 0 ? setTimeout(() => controller.abort(new AttemptTimeout(s.timerMs)), s.timerMs) : undefined;
+    const sources = s.signal ? [request.signal, s.signal] : [request.signal];
+    const signal = AbortSignal.any([...sources, controller.signal]);
+    const done = () => clearTimeout(timer);
     let response: Response;
     try {
-      // An injected fetch may read the signal off the request: it gets one that carries the attempt's.
       if (s.injected) {
-        const answer = s.injected(
-          signal ? new Request(request, { signal, duplex: 'half' } as RequestInit) : request,
-          signal ? { ...ext, signal } : ext,
-        );
-        // a late answer's body is cancelled
+        const sendable = new Request(request, { signal, ...(json ? { body } : { duplex: 'half' }) } as RequestInit);
+        const answer = s.injected(sendable, { ...ext, signal });
         response = await untilAborted(answer, signal, () => {
           answer.then(
             (late) => late.body?.cancel().catch(() => {}),
             () => {},
           );
         });
-      } else if (direct) response = await send(request, signal, ext);
-      else if (own) response = await fetch(request.url, sendInit(request, signal, ext));
-      else response = await fetch(request, signal ? { ...ext, signal } : ext);
+      } else {
+        // `redirect: 'error'`: with any other mode Node's fetch keeps every byte sent to replay it
+        // after a redirect (nodejs/undici#4058); writes follow no redirect anyway.
+        const init = { signal, redirect: 'error', duplex: 'half', dispatcher: s.dispatchers.agent };
+        if (s.streamed) Object.assign(init, { method: request.method, headers: request.headers, body: request.body });
+        const input = s.streamed ? request.url : json ? new Request(request, { body }) : request;
+        response = await fetch(input, init as RequestInit);
+      }
     } catch (error) {
-      cleanup();
-      if (timedOut) throw new AttemptTimeout(s.signalTimeoutMs);
-      if (signal?.aborted) throw signal.reason;
+      done();
+      if (signal.aborted) throw signal.reason;
+      if ((error as { cause?: { message?: string } })?.cause?.message === 'unexpected redirect')
+        throw redirected(
+          { redirects: 1, status: 0, location: '' },
+          `a ${request.method} follows no redirect (only GET and HEAD do)`,
+        );
       throw error;
     }
-    // A timer bounds the body too: it ends when the body has been read (see the middleware).
-    if (timer === undefined) cleanup();
-    else attempts.set(response, { done: cleanup, signal: signal! });
+    if (timer === undefined) done();
+    else attempts.set(response, { done, signal });
     return response;
   };
 }
 
-/** Redirects a read follows, as fetch does. */
-const READ_REDIRECTS = 20;
+/** A redirect not followed, never retried: see {@link RedirectError}. */
+function redirected({ status, redirects, location }: Hops, detail: string): Refused {
+  return new Refused((op) => new RedirectError(op, status, redirects, location, `${detail}; not followed`));
+}
+
 /** Statuses whose answers have no body (fetch's null body statuses). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-type RequestFn = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-const request = undiciRequest as RequestFn;
-const redirecting = redirectInterceptor as (options: {
-  maxRedirections: number;
-}) => Dispatcher.DispatcherComposeInterceptor;
-let sharedAgent: Dispatcher | undefined;
-/** The Agent of the clients without a dispatcher of their own, made on first use. */
-function defaultAgent(): Dispatcher {
-  sharedAgent ??= new Agent();
-  return sharedAgent;
-}
-/** Per dispatcher, the same with fetch's redirect following for reads. */
-const readers = new WeakMap<Dispatcher, Dispatcher>();
+/** What `Response()` takes as a status text (HTTP's reason-phrase). */
+const REASON = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /**
- * Sends one of the clients' own requests with a JSON or no body through undici's `request` on the
- * client's dispatcher (or one shared Agent), and returns a real Response. Reads follow redirects
- * as fetch does (20, credentials dropped on another origin); writes get the 3xx (the middleware
- * follows it). Rejects like fetch: `TypeError('fetch failed')` with undici's error as the cause.
+ * Sends `request` through undici's `request` on the client's dispatchers and makes the answer a
+ * standard Response (its `url` is empty, as for any `new Response()`). Reads follow redirects
+ * (undici's interceptor: at most {@link MAX_REDIRECTS}, credentials dropped on another origin).
  */
-async function send(req: SvcRequest, signal: AbortSignal | null, ext: RequestInit | undefined): Promise<Response> {
-  const url = new URL(req.url);
-  const read = req.method === 'GET' || req.method === 'HEAD';
-  let dispatcher = (ext as { dispatcher?: Dispatcher } | undefined)?.dispatcher ?? defaultAgent();
-  if (read) {
-    let reader = readers.get(dispatcher);
-    if (!reader) {
-      reader = dispatcher.compose(redirecting({ maxRedirections: READ_REDIRECTS }));
-      readers.set(dispatcher, reader);
-    }
-    dispatcher = reader;
-  }
+async function send(request: Request, body: string | null, s: TransportSettings): Promise<Response> {
+  const url = new URL(request.url);
+  const read = request.method === 'GET' || request.method === 'HEAD';
   const headers: string[] = [];
-  for (const [name, value] of req.headers) headers.push(name, value);
-  let answer: Dispatcher.ResponseData;
+  for (const [name, value] of request.headers) headers.push(name, value);
+  const signal = s.signal ? AbortSignal.any([request.signal, s.signal]) : request.signal;
+  const hops: Hops = { redirects: 0, status: 0, location: '' };
+  let answer: Dispatcher.ResponseData<Hops>;
   try {
-    answer = await request.call(dispatcher, {
+    const { reads, writes } = s.dispatchers.routes();
+    answer = await (read ? reads : writes).request({
       origin: url.origin,
       path: url.pathname + url.search,
-      method: req.method as Dispatcher.HttpMethod,
+      method: request.method as Dispatcher.HttpMethod,
       headers,
-      body: (givenBody(req) as string | null | undefined) ?? null,
-      signal: signal ?? undefined,
+      body,
+      signal,
+      opaque: hops,
     });
   } catch (error) {
-    throw new TypeError('fetch failed', { cause: error });
+    if (signal.aborted) throw signal.reason;
+    // undici's redirect interceptor refuses a Location it already requested.
+    if (hops.redirects > 0 && (error as { code?: string }).code === 'UND_ERR_INVALID_ARG')
+      throw redirected(
+        hops,
+        `a redirect loop: redirect ${hops.redirects} leads to ${hops.location}, already requested`,
+      );
+    throw error;
   }
-  const { statusCode: status, body } = answer;
-  const empty = NULL_BODY.has(status) || req.method === 'HEAD';
-  const answerHeaders = new Headers();
+  const { statusCode: status, body: stream } = answer;
+  if (REDIRECTS.has(status) && hops.location) {
+    stream.resume();
+    throw redirected(
+      hops,
+      read
+        ? `more than ${MAX_REDIRECTS} redirects, the limit; the last leads to ${hops.location}`
+        : `a ${request.method} follows no redirect (only GET and HEAD do); it leads to ${hops.location}`,
+    );
+  }
+  if (status > 599) {
+    stream.resume();
+    const detail = `the status ${status} is not an HTTP status (100-599)`;
+    throw new Refused((op) => new InvalidResponseError(op, status, 'malformed', detail));
+  }
+  const responseHeaders = new Headers();
   for (const name in answer.headers) {
     const value = answer.headers[name];
-    if (Array.isArray(value)) for (const v of value) answerHeaders.append(name, v);
-    else if (value !== undefined) answerHeaders.append(name, value);
+    if (Array.isArray(value)) for (const v of value) responseHeaders.append(name, v);
+    else if (value !== undefined) responseHeaders.append(name, value);
   }
-  if (empty) body.resume();
-  // Response() takes 200-599; fetch passes any other final status (600-999) on, not ok.
-  const init = { status: Math.min(status, 599), statusText: answer.statusText ?? '', headers: answerHeaders };
-  const stream = empty ? null : webBody(body, signal);
-  let response: Response;
-  try {
-    response = new Response(stream, init);
-  } catch {
-    // A status text fetch takes but Response's constructor refuses, such as UTF-8 beyond Latin-1
-    // (checked before the body is touched): kept as fetch keeps it.
-    response = new Response(stream, { ...init, statusText: '' });
-    Object.defineProperty(response, 'statusText', { value: init.statusText });
-  }
-  if (status > 599) Object.defineProperty(response, 'status', { value: status });
-  Object.defineProperty(response, 'url', { value: req.url });
-  return response;
+  const empty = NULL_BODY.has(status) || request.method === 'HEAD';
+  if (empty) stream.resume();
+  const statusText = REASON.test(answer.statusText ?? '') ? answer.statusText : '';
+  return new Response(empty ? null : webBody(stream, request, signal), {
+    status,
+    statusText,
+    headers: responseHeaders,
+  });
 }
 
 /**
  * undici's body as a web stream, failing as fetch's does: the signal's reason after an abort,
- * else `TypeError('terminated')` with undici's error (a reset, `UND_ERR_BODY_TIMEOUT`) as the cause.
+ * else `TypeError('terminated')` with undici's error (a reset, `UND_ERR_BODY_TIMEOUT`) as the
+ * cause. It holds `request` until the body ends: the call's signal reaches `request.signal`
+ * through the Request (undici holds the link weakly), and the body's abort listens there.
  */
-function webBody(body: Dispatcher.ResponseData['body'], signal: AbortSignal | null): ReadableStream<Uint8Array> {
+function webBody(body: Dispatcher.ResponseData['body'], request: Request, signal: AbortSignal) {
   const chunks = body[Symbol.asyncIterator]();
-  return new ReadableStream<Uint8Array>({
+  const source: UnderlyingDefaultSource<Uint8Array> & { request: Request } = {
+    request,
     async pull(controller) {
       try {
         const { done, value } = await chunks.next();
         if (done) controller.close();
         else controller.enqueue(value);
       } catch (error) {
-        controller.error(signal?.aborted ? signal.reason : new TypeError('terminated', { cause: error }));
+        controller.error(signal.aborted ? signal.reason : new TypeError('terminated', { cause: error }));
       }
     },
     cancel() {
       body.destroy();
     },
-  });
+  };
+  return new ReadableStream(source);
 }

@@ -1,6 +1,8 @@
 // Connection behaviour against local HTTP and HTTPS servers: retries, timeouts, faults, TLS, errors, credentials.
 
-import { inspect } from 'node:util';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { inspect, promisify } from 'node:util';
 import { generate } from 'selfsigned';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -409,6 +411,26 @@ describe("openapi-fetch's own seams", () => {
     const client = createCentralClient({ baseUrl: 'http://127.0.0.1:9/api/svc/v3', username: 'u', password: 'p' });
     for (const name of ['GET', 'POST', 'PUT', 'DELETE', 'request', 'use', 'eject'] as const)
       expect(String(client[name]), name).toBe(String(plain[name]));
+  });
+});
+
+describe("Node's fetch keeps its own dispatcher", () => {
+  // A fresh process (the test worker's fetch was loaded long ago), with the built package: a
+  // client with its own Agent made first thing, one JSON call, then the check.
+  it("a program using the client still sends its own fetch calls through Node's dispatcher", async () => {
+    const s = await serve((req, res) => json(res, 200, image));
+    const script = `
+      const { createCentralClient } = await import(${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)});
+      const client = createCentralClient({ baseUrl: '${s.origin}/api/svc/v3', username: 'u', password: 'p', timeoutMs: 5000 });
+      await client.GET('/images/{uuid}', { params: { path: { uuid: '${IMAGE}' } } });
+      const { Agent } = await import('undici');
+      const dispatcher = globalThis[Symbol.for('undici.globalDispatcher.1')];
+      console.log(JSON.stringify({ undiciAgent: dispatcher instanceof Agent, dispatcher: dispatcher?.constructor.name }));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+    });
+    expect(JSON.parse(stdout)).toMatchObject({ undiciAgent: false });
+    expect(s.seen).toHaveLength(1);
   });
 });
 
