@@ -1,7 +1,8 @@
 // A model-based concurrency test (issue 42; the Jepsen idea through fast-check's model-based
 // testing): random sequences of create, update, upload, delete (v3, v2.0 and inside a batch) and
-// restart run against a simulator, the requests of each stretch released to it in an order
-// fast-check's scheduler picks, so that they overlap each other and the tasks they start. Every
+// restart run against a simulator. The requests of each stretch are held and released together at
+// its end (`answers`, `settle`, `restart`), in an order fast-check's scheduler picks, so that they
+// overlap each other and the tasks of the stretches before (`answers` does not wait for those). Every
 // answer must be one the transition table allows given what was acknowledged before the request
 // was sent (happens-before); at each `settle` every image must be where the acknowledged
 // operations put it: gone when a delete was accepted, its bytes those of its source or of its one
@@ -18,11 +19,11 @@ import { client } from './support/crash.js';
 import { PASSWORD } from './support/sim.js';
 
 const V3 = '/api/svc/v3';
-const RUNS = Number(process.env.SVC_SIM_MODEL_RUNS ?? 12);
+const RUNS = Number(process.env.SVC_SIM_MODEL_RUNS ?? 30);
 const SEED = Number(process.env.SVC_SIM_MODEL_SEED ?? 4242);
 const GOOD = Buffer.alloc(20_000, 3);
-/** Long enough that requests overlap a running task, short enough for many runs. */
-const TASK_SECONDS = 0.04;
+/** Long enough that the next stretch's requests meet a running task, short enough for many runs. */
+const TASK_SECONDS = 0.15;
 
 /** A source host: `/good.img` answers GOOD; `/bad.img` answers 404 after a moment, so an update can arrive while it is fetched. */
 let source;
@@ -254,6 +255,11 @@ const commands = [
   })),
   fc.constant({
     check: () => true,
+    run: (_m, r) => settleRequests(r),
+    toString: () => 'answers',
+  }),
+  fc.constant({
+    check: () => true,
     async run(_m, r) {
       await settleRequests(r);
       await r.c.close();
@@ -273,8 +279,9 @@ const commands = [
 const start = (dir) =>
   startSimulator({ port: 0, dataDir: dir, password: PASSWORD, taskSeconds: TASK_SECONDS, http: true });
 
-/** Waits for every request sent so far. */
+/** Releases the stretch's requests in the scheduler's order and waits for their answers (not for their tasks). */
 async function settleRequests(r) {
+  await r.s.waitAll();
   while (r.inflight.size) await Promise.all([...r.inflight]);
   if (r.problems.length) throw new Error(r.problems.join('\n'));
 }
@@ -282,16 +289,14 @@ async function settleRequests(r) {
 /** Every request answered and every task ended: each image is exactly where its acknowledged operations put it. */
 async function settle(m, r) {
   await settleRequests(r);
+  // every task ended: one listing of them all (two listings, RUNNING then QUEUED, miss a task
+  // that starts in between)
   for (let i = 0; ; i++) {
-    const active = await r.c.call('POST', `${V3}/tasks/list`, {
-      body: { kind: 'task', filter: 'status==RUNNING', length: 1 },
-    });
-    const queued = await r.c.call('POST', `${V3}/tasks/list`, {
-      body: { kind: 'task', filter: 'status==QUEUED', length: 1 },
-    });
-    if (active.body.metadata.total_matches + queued.body.metadata.total_matches === 0) break;
-    if (i >= 400) throw new Error('tasks still QUEUED or RUNNING after 400 checks');
-    await r.c.task((active.body.entities[0] ?? queued.body.entities[0]).uuid);
+    const all = await r.c.call('POST', `${V3}/tasks/list`, { body: { kind: 'task', length: 500 } });
+    const running = all.body.entities.find((t) => t.status === 'QUEUED' || t.status === 'RUNNING');
+    if (!running) break;
+    if (i >= 400) throw new Error(`task ${running.uuid} still ${running.status} after 400 waits`);
+    await r.c.task(running.uuid);
   }
   const problems = [];
   const withBytes = new Set();
@@ -334,7 +339,33 @@ async function settle(m, r) {
   }
   const files = readdirSync(join(r.dir, 'images'));
   for (const name of files) if (!withBytes.has(name)) problems.push(`a file no image with bytes holds: ${name}`);
-  if (problems.length) throw new Error(problems.join('\n'));
+  if (problems.length) throw new Error(`${problems.join('\n')}\n${await history(m, r)}`);
+}
+
+/** What each image was asked and answered, and its tasks: the story a failure is read from. */
+async function history(m, r) {
+  const lines = [];
+  for (const image of m.images) {
+    lines.push(`${image.name} ${image.uuid} (${image.source} source):`);
+    for (const op of image.ops)
+      lines.push(
+        `  ${op.type}${op.name ? ` "${op.name}"` : ''} sent at ${op.issuedAt}, answered ${op.status} at ${op.answeredAt}`,
+      );
+    const tasks = await r.c.call('POST', `${V3}/tasks/list`, {
+      body: {
+        kind: 'task',
+        filter: `entity_uuid==${image.uuid}`,
+        length: 100,
+        sort_attribute: 'creation_time',
+        sort_order: 'ASCENDING',
+      },
+    });
+    for (const t of tasks.body.entities ?? [])
+      lines.push(
+        `  task ${t.operation_type} ${t.status}${t.error_detail ? `: ${t.error_detail}` : ''} (${t.progress_message})`,
+      );
+  }
+  return lines.join('\n');
 }
 
 describe('random interleavings against the transition table', () => {
@@ -349,10 +380,11 @@ describe('random interleavings against the transition table', () => {
         /** @type {Model} */
         const model = { images: [] };
         try {
-          await fc.scheduledModelRun(s, () => ({ model, real }), cmds);
+          await fc.asyncModelRun(() => ({ model, real }), cmds);
           // every run ends settled, whatever its last command
           await settle(model, real);
         } finally {
+          await s.waitAll();
           while (real.inflight.size) await Promise.allSettled([...real.inflight]);
           await real.c.close();
           await real.sim.close();

@@ -32,6 +32,8 @@ describe('the transition tables', () => {
     expect(rowOf(IMAGE, { state: 'CREATING', sourceUri: 'http://x/' }, 'upload')).toBeUndefined();
     expect(rowOf(IMAGE, { state: 'CREATING' }, 'upload')?.to).toBe('the same state, holding the writer slot');
     expect(rowOf(IMAGE, { state: 'COMPLETE', sizeBytes: 5 }, 'upload')).toBeUndefined();
+    // found by the model test: an ERROR image (its source failed) being updated took an upload
+    expect(rowOf(IMAGE, { state: 'UPDATING', before: 'ERROR', sourceUri: 'http://x/' }, 'upload')).toBeUndefined();
     expect(rowOf(OBJECT_STORE, { state: 'PENDING' }, 'delete')).toBeUndefined();
     expect(rowOf(OBJECT_STORE, { state: 'DEPLOYMENT_ERROR' }, 'delete')?.to).toBe('DELETING_INPUT');
   });

@@ -33,8 +33,11 @@ export const BEFORE = '(the state before)';
 
 /** An image has its bytes. */
 export const hasData = (i) => i.sizeBytes !== null && i.sizeBytes !== undefined;
-/** The bytes of an image may be written now: it has none, nobody writes them, and no source is fetched into it. */
-const takesBytes = (i) => !hasData(i) && !i.writer && !(i.state === 'CREATING' && i.sourceUri);
+/**
+ * The bytes of an image may be written now: it has none, nobody writes them, it is not made from
+ * a source (fetched, being fetched, or failed), and it is not an ERROR image being updated.
+ */
+const takesBytes = (i) => !hasData(i) && !i.writer && !i.sourceUri && i.before !== 'ERROR';
 
 /** @type {Table} */
 export const IMAGE = {
@@ -97,7 +100,7 @@ export const IMAGE = {
       event: 'upload',
       on: 'upload (v3 `PUT /images/{uuid}/file`) begins',
       when: takesBytes,
-      whenText: 'it has no bytes, no other writer, and no `source_uri` being fetched',
+      whenText: 'it has no bytes, no other writer, no `source_uri` and was not in `ERROR`',
       to: 'the same state, holding the writer slot',
       source: '[S3 `images.py`]; the one writer: simulator',
     },
@@ -106,7 +109,7 @@ export const IMAGE = {
       event: 'stage',
       on: 'two-phase upload (v0.8 `PUT /images/{uuid}/upload`) begins',
       when: takesBytes,
-      whenText: 'it has no bytes and no other writer',
+      whenText: 'it has no bytes, no other writer and no `source_uri`',
       to: 'the same state, holding the writer slot',
       source: '[S8 `images_create`, S7]; simulator',
     },
