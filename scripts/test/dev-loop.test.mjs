@@ -112,16 +112,34 @@ describe('npm run dev', () => {
         /FAIL redocly lint objects[^\n]*\n.*openapi\.yaml:\d+:\d+ error struct .*bogus/,
       );
       expect(events.slice(seen)).toMatch(/event: reload/);
+      const lastGood = await (await get('specs/objects.json')).text();
 
       // A save that does not bundle (a $ref to a missing file): reported, not reloaded.
       seen = events.length;
       before = output.length;
       save(objectsRoot, original.replace(/^paths:$/m, 'paths:\n  /missing:\n    $ref: ./paths/missing.yaml'));
-      await until(() => output.slice(before), /not reloaded; fix the finding above/, HANG);
+      await until(() => output.slice(before), /not reloaded: the page keeps the last good build/, HANG);
       expect(output.slice(before)).toMatch(
-        /FAIL bundle objects\n[\s\S]*openapi\.yaml:\d+:\d+ error .*'spec\/objects\/paths\/missing\.yaml'/,
+        /FAIL bundle objects: spec\/objects\/openapi\.yaml:\d+:\d+ error .*'spec\/objects\/paths\/missing\.yaml'/,
       );
       expect(events.slice(seen)).not.toMatch(/event: reload/);
+
+      // A save mid-edit that is not YAML: one line at its file and line, and the last good page
+      // and spec still served.
+      before = output.length;
+      save(objectsRoot, original.replace(/^info:$/m, 'info:\n\ttitle: half typed'));
+      await until(() => output.slice(before), /not reloaded: the page keeps the last good build/, HANG);
+      const broken = output
+        .slice(before)
+        .split('\n')
+        .filter((l) => /FAIL/.test(l));
+      const infoLine = original.split('\n').indexOf('info:') + 2;
+      expect(broken).toEqual([
+        `  FAIL bundle objects: spec/objects/openapi.yaml:${infoLine}:1 error yaml tab characters must not be used in indentation`,
+      ]);
+      expect(events.slice(seen)).not.toMatch(/event: reload/);
+      expect((await get('')).status).toBe(200);
+      expect(await (await get('specs/objects.json')).text()).toBe(lastGood);
 
       save(objectsRoot, original);
       await until(() => events.slice(seen), /event: reload\ndata: "objects"/, HANG);
