@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { resolveBase } from '../lib/git-base.mjs';
+import { COMMAND_LIMIT_MS } from './support/run.mjs';
 
 const SCRIPT = fileURLToPath(new URL('../breaking.mjs', import.meta.url));
 const dirs = [];
@@ -23,7 +24,7 @@ const git = (cwd, ...args) =>
   execFileSync(
     'git',
     ['-c', 'user.name=t', '-c', 'user.email=t@example.test', '-c', 'init.defaultBranch=main', ...args],
-    { cwd, encoding: 'utf8', stdio: 'pipe' },
+    { cwd, encoding: 'utf8', stdio: 'pipe', timeout: COMMAND_LIMIT_MS },
   ).trim();
 
 /** A one-API description whose image has the given status properties. */
@@ -69,7 +70,12 @@ function run(dir, ...args) {
   const r = spawnSync(process.execPath, [SCRIPT, '--repo', dir, ...args], {
     encoding: 'utf8',
     env: { ...process.env, BREAKING_BASE: '' },
+    timeout: COMMAND_LIMIT_MS,
   });
+  if (r.error)
+    throw new Error(
+      `breaking.mjs ${args.join(' ')}: ${r.error.code === 'ETIMEDOUT' ? `did not end within ${COMMAND_LIMIT_MS / 1000} s` : r.error.message}`,
+    );
   return { code: r.status, out: r.stdout + r.stderr };
 }
 

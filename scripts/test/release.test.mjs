@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bumpOf, expectedBump, missingChangesets } from '../lib/release.mjs';
+import { COMMAND_LIMIT_MS } from './support/run.mjs';
 
 const client = { name: '@svc/client', dir: 'packages/client', version: '0.1.0' };
 const cs = (releases, summary = 'What changed.') => ({
@@ -80,7 +81,7 @@ describe('npm run release:check', () => {
     execFileSync(
       'git',
       ['-c', 'user.name=t', '-c', 'user.email=t@example.test', '-c', 'init.defaultBranch=main', ...args],
-      { cwd, stdio: 'pipe' },
+      { cwd, stdio: 'pipe', timeout: COMMAND_LIMIT_MS },
     );
   const write = (dir, file, text) => {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
@@ -103,7 +104,12 @@ describe('npm run release:check', () => {
     const r = spawnSync(process.execPath, [SCRIPT, '--repo', dir, ...args], {
       encoding: 'utf8',
       env: { ...process.env, BREAKING_BASE: '' },
+      timeout: COMMAND_LIMIT_MS,
     });
+    if (r.error)
+      throw new Error(
+        `release-check ${args.join(' ')}: ${r.error.code === 'ETIMEDOUT' ? `did not end within ${COMMAND_LIMIT_MS / 1000} s` : r.error.message}`,
+      );
     return { code: r.status, out: r.stdout + r.stderr };
   };
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { root } from '@svc/oas/apis';
 import { afterAll, expect, it } from 'vitest';
+import { COMMAND_LIMIT_MS, GrowingText } from './support/run.mjs';
 
 let child;
 const groups = [];
@@ -45,6 +46,7 @@ it("prints where each mock's paths start, and stops the mocks when it gets SIGHU
     execFileSync(process.execPath, [join(root, 'packages', 'explorer', 'scripts', 'build.mjs')], {
       cwd: root,
       stdio: 'ignore',
+      timeout: COMMAND_LIMIT_MS,
     });
   }
   child = spawn(
@@ -53,15 +55,14 @@ it("prints where each mock's paths start, and stops the mocks when it gets SIGHU
     { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   groups.push(child.pid);
-  let output = '';
-  child.stdout.on('data', (c) => (output += c));
-  child.stderr.on('data', (c) => (output += c));
+  const text = new GrowingText();
+  child.stdout.on('data', (c) => text.append(c));
+  child.stderr.on('data', (c) => text.append(c));
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  for (let waited = 0; !/Ctrl-C stops them/.test(output); waited += 200) {
-    // a hang guard only: serve starts three Prism processes and the simulator, slow on a busy machine
-    if (waited > 600_000 || child.exitCode !== null) throw new Error(`serve did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  child.once('exit', (code, signal) => text.end(`serve exited with ${signal ?? `code ${code}`}`));
+  // three Prism mocks and the simulator: 13 s at load 10
+  await text.until(/Ctrl-C stops them/, { what: 'serve\'s start ("Ctrl-C stops them")', limitMs: 120_000 });
+  const output = text.text;
   const ports = [...output.matchAll(/^mock\s+\S+\s+http:\/\/127\.0\.0\.1:(\d+)/gm)].map((m) => Number(m[1]));
   expect(ports).toHaveLength(3);
   // The credentials line the explorer's samples read (the password generated: none was set).
@@ -84,7 +85,7 @@ it("prints where each mock's paths start, and stops the mocks when it gets SIGHU
   await exited;
   const open = async () => (await Promise.all(ports.map(listening))).filter(Boolean).length;
   for (let i = 0; i < 50 && (await open()) > 0; i++) await new Promise((r) => setTimeout(r, 200));
-  expect(await open()).toBe(0);
+  expect(await open(), 'mocks still listening 10 s after serve ended').toBe(0);
 });
 
 it('stops them when it dies of an uncaught error', async () => {
@@ -112,5 +113,5 @@ it('stops them when it dies of an uncaught error', async () => {
   const pid = Number(/^(\d+)$/m.exec(output)?.[1]);
   expect(pid).toBeGreaterThan(0);
   for (let i = 0; i < 50 && running(pid); i++) await new Promise((r) => setTimeout(r, 100));
-  expect(running(pid)).toBe(false);
+  expect(running(pid), 'the child still running 5 s after its parent died').toBe(false);
 });
