@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { resolveBase } from '../lib/git-base.mjs';
-import { COMMAND_LIMIT_MS } from './support/run.mjs';
+import { COMMAND_LIMIT_MS, runCommandSync } from './support/run.mjs';
 
 const SCRIPT = fileURLToPath(new URL('../breaking.mjs', import.meta.url));
 const dirs = [];
@@ -66,18 +66,8 @@ function repo() {
   return dir;
 }
 
-function run(dir, ...args) {
-  const r = spawnSync(process.execPath, [SCRIPT, '--repo', dir, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, BREAKING_BASE: '' },
-    timeout: COMMAND_LIMIT_MS,
-  });
-  if (r.error)
-    throw new Error(
-      `breaking.mjs ${args.join(' ')}: ${r.error.code === 'ETIMEDOUT' ? `did not end within ${COMMAND_LIMIT_MS / 1000} s` : r.error.message}`,
-    );
-  return { code: r.status, out: r.stdout + r.stderr };
-}
+const run = (dir, ...args) =>
+  runCommandSync(process.execPath, [SCRIPT, '--repo', dir, ...args], { env: { ...process.env, BREAKING_BASE: '' } });
 
 describe('resolveBase', () => {
   it('on the first commit: a printed skip, not a pass', () => {

@@ -1,11 +1,11 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bumpOf, expectedBump, missingChangesets } from '../lib/release.mjs';
-import { COMMAND_LIMIT_MS } from './support/run.mjs';
+import { COMMAND_LIMIT_MS, runCommandSync } from './support/run.mjs';
 
 const client = { name: '@svc/client', dir: 'packages/client', version: '0.1.0' };
 const cs = (releases, summary = 'What changed.') => ({
@@ -100,18 +100,8 @@ describe('npm run release:check', () => {
     git(dir, 'checkout', '-q', '-b', 'feature');
     return dir;
   }
-  const run = (dir, ...args) => {
-    const r = spawnSync(process.execPath, [SCRIPT, '--repo', dir, ...args], {
-      encoding: 'utf8',
-      env: { ...process.env, BREAKING_BASE: '' },
-      timeout: COMMAND_LIMIT_MS,
-    });
-    if (r.error)
-      throw new Error(
-        `release-check ${args.join(' ')}: ${r.error.code === 'ETIMEDOUT' ? `did not end within ${COMMAND_LIMIT_MS / 1000} s` : r.error.message}`,
-      );
-    return { code: r.status, out: r.stdout + r.stderr };
-  };
+  const run = (dir, ...args) =>
+    runCommandSync(process.execPath, [SCRIPT, '--repo', dir, ...args], { env: { ...process.env, BREAKING_BASE: '' } });
 
   it('fails on a committed client change without a changeset, passes once one is added', () => {
     const dir = repo();

@@ -1,6 +1,6 @@
 // How the scripts' tests run a command: its output read on 'close' (not 'exit', which can come
 // before the last of it), stdout and stderr together, and a limit that names the command.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { basename } from 'node:path';
 
 /**
@@ -9,6 +9,29 @@ import { basename } from 'node:path';
  * times that. The whole typecheck (36 s at load 10) passes its own.
  */
 export const COMMAND_LIMIT_MS = 120_000;
+
+/** A command as an error names it: file names, not local paths. */
+const shown = (command, args) =>
+  [basename(command), ...args.map((a) => (a.startsWith('/') ? basename(a) : a))].join(' ');
+
+/**
+ * `runCommand`, synchronously (the tests of scripts that run git themselves).
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, limitMs?: number }} [options]
+ * @returns {{ code: number | null, out: string }} stdout, then stderr
+ * @throws {Error} when the command cannot start or did not end within `limitMs`, naming it
+ */
+export function runCommandSync(command, args, { cwd, env, limitMs = COMMAND_LIMIT_MS } = {}) {
+  const r = spawnSync(command, args, { cwd, env, encoding: 'utf8', timeout: limitMs, killSignal: 'SIGKILL' });
+  if (r.error) {
+    const { code } = /** @type {NodeJS.ErrnoException} */ (r.error);
+    throw new Error(
+      `\`${shown(command, args)}\` ${code === 'ETIMEDOUT' ? `did not end within ${limitMs / 1000} s` : r.error.message}`,
+    );
+  }
+  return { code: r.status, out: r.stdout + r.stderr };
+}
 
 /**
  * Runs `command args` and resolves once it has ended and its output is read.
@@ -34,10 +57,13 @@ export function runCommand(command, args, { cwd, env, limitMs = COMMAND_LIMIT_MS
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (late) {
-        const shown = [basename(command), ...args.map((a) => (a.startsWith('/') ? basename(a) : a))].join(' ');
-        reject(new Error(`\`${shown}\` did not end within ${limitMs / 1000} s; its output:\n${out.slice(-2000)}`));
-      } else resolve({ code, signal, out });
+      if (late)
+        reject(
+          new Error(
+            `\`${shown(command, args)}\` did not end within ${limitMs / 1000} s; its output:\n${out.slice(-2000)}`,
+          ),
+        );
+      else resolve({ code, signal, out });
     });
   });
 }
