@@ -26,8 +26,13 @@ describe('missingChangesets', () => {
       ['@svc/client'],
     ],
     [
-      'client tests, benchmarks and changelog ship nothing',
-      ['packages/client/test/a.test.ts', 'packages/client/bench/b.mjs', 'packages/client/CHANGELOG.md'],
+      'client tests, their config, benchmarks and changelog ship nothing',
+      [
+        'packages/client/test/a.test.ts',
+        'packages/client/vitest.config.ts',
+        'packages/client/bench/b.mjs',
+        'packages/client/CHANGELOG.md',
+      ],
       [],
       [],
     ],
