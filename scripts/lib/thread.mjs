@@ -8,7 +8,7 @@ import { parentPort, Worker } from 'node:worker_threads';
  * @property {(request: unknown) => Promise<any>} call  sends `request` (structured-cloned) to the
  *   thread; resolves to its handler's value, rejects with an Error of the handler's message, or of
  *   the thread's end when it ends first (every pending and later call then rejects)
- * @property {() => Promise<void>} close  ends the thread
+ * @property {() => Promise<void>} close  ends the thread; what is pending rejects (`was stopped`)
  */
 
 /**
@@ -37,10 +37,9 @@ export function startThread(module, data) {
     if (error === undefined) call?.resolve(value);
     else call?.reject(new Error(error));
   });
-  worker.on('error', (error) => end(new Error(`${module.pathname.split('/').pop()}: ${error.message}`)));
-  worker.on('exit', (code) =>
-    end(new Error(`the thread ${module.pathname.split('/').pop()} ended (exit code ${code})`)),
-  );
+  const name = module.pathname.split('/').pop();
+  worker.on('error', (error) => end(new Error(`${name}: ${error.message}`)));
+  worker.on('exit', (code) => end(new Error(`the thread ${name} ended (exit code ${code})`)));
   return {
     call: (request) =>
       new Promise((resolve, reject) => {
@@ -50,6 +49,7 @@ export function startThread(module, data) {
         worker.postMessage({ id, request });
       }),
     close: async () => {
+      end(new Error(`the thread ${name} was stopped`));
       await worker.terminate();
     },
   };

@@ -27,4 +27,11 @@ describe('startThread', () => {
     await expect(pending).rejects.toThrow(/ended \(exit code 3\)/);
     await expect(thread.call({ op: 'echo', value: 1 })).rejects.toThrow(/ended \(exit code 3\)/);
   });
+
+  it('rejects what is pending when closed, saying so', async () => {
+    const thread = startThread(fixture);
+    const pending = thread.call({ op: 'wait' });
+    await thread.close();
+    await expect(pending).rejects.toThrow(/^the thread dev-thread-fixture\.mjs was stopped$/);
+  });
 });
