@@ -61,7 +61,7 @@ it("prints where each mock's paths start, and stops the mocks when it gets SIGHU
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.once('exit', (code, signal) => text.end(`serve exited with ${signal ?? `code ${code}`}`));
   // three Prism mocks and the simulator: 13 s at load 10
-  await text.until(/Ctrl-C stops them/, { what: 'serve\'s start ("Ctrl-C stops them")', limitMs: 120_000 });
+  await text.until(/Ctrl-C stops them/, { what: 'serve\'s start ("Ctrl-C stops them")', limitMs: 240_000 });
   const output = text.text;
   const ports = [...output.matchAll(/^mock\s+\S+\s+http:\/\/127\.0\.0\.1:(\d+)/gm)].map((m) => Number(m[1]));
   expect(ports).toHaveLength(3);
