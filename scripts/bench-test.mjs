@@ -1,23 +1,26 @@
-// Part of `npm run bench`: the README's test command, `npm test`, on this machine as it is and then
-// beside a CPU hog (one busy thread per core for the whole run), measured side by side in one run.
-// Goals: under 3 minutes on a quiet machine, and green under load.
-//   node scripts/bench-test.mjs [--runs quiet,hog]
-// Each run is a full `npm test` (the same turbo tasks, nothing cached); its output goes to a
-// temporary file that is printed only when the run fails.
+// Part of `npm run bench`: the README's test command, `npm test`, as a fresh clone runs it (an
+// empty turbo cache each run), on this machine as it is and then beside a CPU hog (one busy thread
+// per core for the whole run), measured side by side in one run.
+// Goals: under 5 minutes on a quiet 2-core machine, and green in 5 of 5 runs beside the hog.
+//   node scripts/bench-test.mjs [--quiet-runs 1] [--hog-runs 5]
+// Each run's output goes to a temporary file whose end is printed only when the run fails (it names
+// the failed task and test). The load average is printed beside each run: on a shared machine a
+// "quiet" run is only as quiet as the others let it be.
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { commandLine, knownNames } from '@svc/args';
+import { commandLine, integer } from '@svc/args';
 import { root } from '@svc/oas/apis';
 
-const GOAL_SECONDS = 180;
-const KINDS = ['quiet', 'hog'];
+const GOAL_SECONDS = 300;
+const GOAL_HOG_GREEN = 5;
 
-const { values } = commandLine('bench-test', 'Usage: node scripts/bench-test.mjs [--runs quiet,hog]', {
+const { values } = commandLine('bench-test', 'Usage: node scripts/bench-test.mjs [--quiet-runs 1] [--hog-runs 5]', {
   options: {
-    runs: { type: 'string', default: KINDS.join(','), check: (v) => knownNames(v.split(','), KINDS, 'allowed run') },
+    'quiet-runs': { type: 'string', default: '1', check: integer(0) },
+    'hog-runs': { type: 'string', default: String(GOAL_HOG_GREEN), check: integer(0) },
   },
 });
 
@@ -32,59 +35,80 @@ function cpuHog() {
 }
 
 /**
- * One `npm test` at the repository root.
- * @param {string} logFile where its output goes
- * @returns {Promise<{ seconds: number, code: number | null, load: number }>} wall seconds, exit
- *   code, and the 1-minute load average at its end
+ * One `npm test` at the repository root, with an empty turbo cache of its own.
+ * @param {string} work a temporary folder for the log and the cache
+ * @param {string} name the run's name (file names)
+ * @returns {Promise<{ seconds: number, code: number | null, load: number, log: string }>} wall
+ *   seconds, exit code, the 1-minute load average at its end, the path of its output
  */
-function npmTest(logFile) {
+function npmTest(work, name) {
+  const log = join(work, `${name}.log`);
   const started = process.hrtime.bigint();
   // the child writes the file itself: all of it is there when the child has exited
-  const out = openSync(logFile, 'w');
-  const child = spawn('npm', ['test'], { cwd: root, stdio: ['ignore', out, out] });
+  const out = openSync(log, 'w');
+  const child = spawn('npm', ['test', '--', `--cache-dir=${join(work, `${name}-cache`)}`], {
+    cwd: root,
+    stdio: ['ignore', out, out],
+  });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (code) => {
       closeSync(out);
-      resolve({ seconds: Number(process.hrtime.bigint() - started) / 1e9, code, load: loadavg()[0] });
+      resolve({ seconds: Number(process.hrtime.bigint() - started) / 1e9, code, load: loadavg()[0], log });
     });
   });
 }
 
 const work = mkdtempSync(join(tmpdir(), 'svc-bench-test-'));
+/** @type {{ name: string, kind: 'quiet' | 'hog', seconds: number, code: number | null, load: number, loadBefore: number }[]} */
 const results = [];
 try {
-  for (const kind of values.runs) {
-    const log = join(work, `${kind}.log`);
+  const plan = [
+    ...Array.from({ length: values['quiet-runs'] }, (_, i) => ({ kind: 'quiet', name: `quiet ${i + 1}` })),
+    ...Array.from({ length: values['hog-runs'] }, (_, i) => ({ kind: 'hog', name: `hog ${i + 1}` })),
+  ];
+  for (const { kind, name } of /** @type {{ kind: 'quiet' | 'hog', name: string }[]} */ (plan)) {
+    const loadBefore = loadavg()[0];
     const hog = kind === 'hog' ? cpuHog() : undefined;
     let result;
     try {
-      result = await npmTest(log);
+      result = await npmTest(work, name.replace(' ', '-'));
     } finally {
       await hog?.stop();
     }
-    results.push({ kind, ...result });
-    if (result.code !== 0) {
-      // the end of the log names the failed task and test
-      console.error(readFileSync(log, 'utf8').split('\n').slice(-80).join('\n'));
-    }
+    results.push({ name, kind, loadBefore, ...result });
+    console.log(
+      `bench-test: ${name}: ${result.code === 0 ? 'green' : `exit ${result.code}`} in ${result.seconds.toFixed(0)} s`,
+    );
+    // the end of the log names the failed task and test
+    if (result.code !== 0) console.error(readFileSync(result.log, 'utf8').split('\n').slice(-80).join('\n'));
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
 
 console.log(
-  `bench-test: npm test on ${availableParallelism()} cores, quiet and beside a CPU hog (one busy thread per core)`,
+  `\nbench-test: npm test on ${availableParallelism()} cores, an empty turbo cache each run; quiet, and beside a CPU hog (one busy thread per core)`,
 );
-console.log(
-  `  ${'run'.padEnd(8)}${'seconds'.padStart(9)}${'load'.padStart(7)}  ${'result'.padEnd(8)}${'goal'.padEnd(18)}met`,
-);
-for (const r of results) {
-  const green = r.code === 0;
-  const goal = r.kind === 'quiet' ? `< ${GOAL_SECONDS} s, green` : 'green';
-  const met = green && (r.kind !== 'quiet' || r.seconds < GOAL_SECONDS);
+console.log(`  ${'run'.padEnd(8)}${'seconds'.padStart(9)}${'load before/after'.padStart(19)}  result`);
+for (const r of results)
   console.log(
-    `  ${r.kind.padEnd(8)}${r.seconds.toFixed(0).padStart(9)}${r.load.toFixed(1).padStart(7)}  ${(green ? 'green' : `exit ${r.code}`).padEnd(8)}${goal.padEnd(18)}${met ? 'yes' : 'no'}`,
+    `  ${r.name.padEnd(8)}${r.seconds.toFixed(0).padStart(9)}${`${r.loadBefore.toFixed(1)} / ${r.load.toFixed(1)}`.padStart(19)}  ${r.code === 0 ? 'green' : `exit ${r.code}`}`,
+  );
+const quiet = results.filter((r) => r.kind === 'quiet');
+const hogs = results.filter((r) => r.kind === 'hog');
+console.log(`\n  ${'figure'.padEnd(34)}${'now'.padStart(12)}${'goal'.padStart(12)}  met`);
+if (quiet.length) {
+  const slowest = Math.max(...quiet.map((r) => r.seconds));
+  const green = quiet.every((r) => r.code === 0);
+  console.log(
+    `  ${'quiet: seconds (slowest), green'.padEnd(34)}${`${slowest.toFixed(0)}${green ? '' : ', red'}`.padStart(12)}${`< ${GOAL_SECONDS}`.padStart(12)}  ${green && slowest < GOAL_SECONDS ? 'yes' : 'no'}`,
+  );
+}
+if (hogs.length) {
+  const green = hogs.filter((r) => r.code === 0).length;
+  console.log(
+    `  ${'beside the hog: green runs'.padEnd(34)}${`${green} of ${hogs.length}`.padStart(12)}${`${GOAL_HOG_GREEN} of ${GOAL_HOG_GREEN}`.padStart(12)}  ${green === hogs.length && hogs.length >= GOAL_HOG_GREEN ? 'yes' : 'no'}`,
   );
 }
 if (results.some((r) => r.code !== 0)) process.exitCode = 1;

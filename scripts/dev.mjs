@@ -1,8 +1,9 @@
 // `npm run dev` for spec authors: watches spec/ and, on save, rebuilds only the APIs the saved
-// files belong to (all of them for spec/common), in-process and as early as each step can
-// (scripts/lib/dev.mjs rebuildApis): bundle, then the explorer rebuilt and the page reloaded while
-// the client types, Spectral, Redocly's lint and the mock's reload run beside it; findings are
-// printed when they arrive.
+// files belong to (all of them for spec/common), as early as each step can (scripts/lib/dev.mjs
+// rebuildApis): bundle, then the explorer rebuilt and the page reloaded while the client types,
+// Spectral, Redocly's lint and the mock's reload run beside it; findings are printed when they
+// arrive. The bundle and the explorer build run in this process; the types and the linters in
+// threads, so that this process's event loop, the explorer server's, answers the reloaded page.
 //   npm run dev -- [--port 8080]
 // The explorer runs with its live-reload option: the page listens to server-sent events.
 import { join } from 'node:path';
@@ -11,10 +12,10 @@ import { commandLine, port as portCheck } from '@svc/args';
 import { startExplorer } from '@svc/explorer';
 import { apis, root, shownPath } from '@svc/oas/apis';
 import { watch } from 'chokidar';
-import { affectedApis, debounceCollect, rebuildApis } from './lib/dev.mjs';
-import { bundleApi, lintApi, redoclyConfig } from './lib/redocly.mjs';
+import { affectedApis, debounceCollect, oneRunAtATime, rebuildApis } from './lib/dev.mjs';
+import { startLintThread } from './lib/lint-worker.mjs';
+import { bundleApi, redoclyConfig } from './lib/redocly.mjs';
 import { mockNote, onPortOrFree, startMocks, stopOnExit } from './lib/serve.mjs';
-import { formatFinding, spectralLinter } from './lib/spectral.mjs';
 import { startTypesWorker } from './lib/types-worker.mjs';
 
 const specDir = join(root, 'spec');
@@ -28,9 +29,9 @@ const port = values.port;
 
 const all = apis();
 const types = startTypesWorker(generateScript);
+// Redocly's config and the Spectral ruleset load in the thread meanwhile the first bundles are written.
+const linters = startLintThread();
 const config = await redoclyConfig();
-// Loaded once (most of a Spectral CLI run), meanwhile the first bundles are written.
-const spectral = spectralLinter();
 const { build: buildExplorer } = await import(
   pathToFileURL(join(root, 'packages', 'explorer', 'scripts', 'build.mjs')).href
 );
@@ -41,15 +42,14 @@ let watcher;
 /** @type {import('./lib/dev.mjs').RebuildSteps} */
 const steps = {
   bundle: (api) => bundleApi(api, config),
-  lint: (api) => lintApi(api, config),
+  lint: (api) => linters.redocly(api),
   explorer: () => buildExplorer({ outDir: explorerDir }),
   reload: (names) => {
     explorerBuilt(true);
     explorer?.reload(names.join(','));
   },
-  spectral: async (api) => (await (await spectral)(api.bundle)).map((r) => formatFinding(api, r)),
-  // A thread: the changed APIs' types are generated on the other core while this one rebuilds
-  // the page, with the generator loaded once.
+  spectral: (api) => linters.spectral(api),
+  // The changed APIs' types are generated on the other core while this one rebuilds the page.
   types: (names) => types.generate(names),
   // Prism reads its document once per start: a reload starts the API's mock anew on the same port,
   // in the running Prism process.
@@ -67,7 +67,7 @@ const first = rebuildApis(all, { ...steps, mock: async () => {} }, console.log).
 });
 await built;
 
-stopOnExit(() => [types, ...(watcher ? [watcher] : []), ...(explorer ? [explorer] : []), ...mocks.values()]);
+stopOnExit(() => [types, linters, ...(watcher ? [watcher] : []), ...(explorer ? [explorer] : []), ...mocks.values()]);
 await startMocks(0, mocks);
 const mockUrls = Object.fromEntries([...mocks].map(([n, m]) => [n, m.url]));
 explorer = await onPortOrFree(
@@ -75,11 +75,12 @@ explorer = await onPortOrFree(
   port,
 );
 
-let busy = first;
-const onChanges = debounceCollect((saves) => {
-  // Each rebuild waits for the one before; a failed one is reported and the next save still runs.
-  busy = busy.then(() => rebuildAndReload(saves)).catch((e) => console.log(`dev: rebuild failed: ${e.message}`));
-}, 100);
+// Each rebuild waits for the one before (the first build's included), the saves meanwhile go in
+// one rebuild; a failed one is reported and the next save still runs.
+const onChanges = debounceCollect(
+  oneRunAtATime(rebuildAndReload, (e) => console.log(`dev: rebuild failed: ${e.message}`), first),
+  100,
+);
 
 /** Rebuilds the APIs the saved files belong to; the page reloads as soon as their bundles exist. */
 async function rebuildAndReload(saves) {

@@ -46,10 +46,38 @@ export function debounceCollect(fn, waitMs) {
 }
 
 /**
+ * Runs `run` on batches, one run at a time: what arrives while a run is under way waits for it and
+ * then goes in one run (saves made during a rebuild make one rebuild after it, not one each).
+ * @template T
+ * @param {(items: T[]) => Promise<void>} run
+ * @param {(error: any) => void} onError  a run that rejected; the next batch still runs
+ * @param {Promise<unknown>} [first] what the first run waits for (the first build)
+ * @returns {(items: T[]) => void} adds items
+ */
+export function oneRunAtATime(run, onError, first) {
+  let queued = [];
+  let draining = false;
+  return (items) => {
+    queued.push(...items);
+    if (draining) return;
+    draining = true;
+    (async () => {
+      await Promise.resolve(first).catch(() => {});
+      while (queued.length) {
+        const batch = queued;
+        queued = [];
+        await run(batch).catch(onError);
+      }
+      draining = false;
+    })();
+  };
+}
+
+/**
  * The steps of one rebuild, injected so that the order can be tested without Redocly or a browser.
  * @typedef {object} RebuildSteps
- * @property {(api: any) => Promise<void>} bundle     writes the API's bundles; throws (message: the
- *   problems) when the sources do not bundle
+ * @property {(api: any) => Promise<void>} bundle     writes the API's bundles; throws when the
+ *   sources do not bundle, with `problems` (one line each, at the source file and line) or a message
  * @property {(api: any) => Promise<{ severity: string, text: string }[]>} lint  Redocly's findings
  * @property {() => Promise<void>} explorer           rebuilds the explorer from every bundle
  * @property {(names: string[]) => void} reload       tells the open pages to reload
@@ -61,8 +89,11 @@ export function debounceCollect(fn, waitMs) {
 /**
  * Rebuilds `apiList` for `npm run dev`, as early as each step can: the bundles first; as soon as
  * they exist, the explorer is rebuilt and the page reloaded while the client types are generated
- * beside it (a thread, scripts/lib/types-worker.mjs); then the mocks reload, Redocly's lint and Spectral run. Findings are logged when
- * they arrive and do not hold the reload back; a bundle that fails stops the rebuild (no reload).
+ * beside it; then the mocks reload, Redocly's lint and Spectral run. The types and the linters run
+ * in threads (scripts/lib/types-worker.mjs, lint-worker.mjs), so the explorer server answers the
+ * reloaded page meanwhile. Findings are logged when they arrive. A bundle that fails stops the
+ * rebuild: one line per problem (a save mid-edit that is not YAML: one line at its file and line),
+ * no reload, the page keeps the last good build.
  * @param {{ name: string }[]} apiList the APIs whose files changed
  * @param {RebuildSteps} steps
  * @param {(line: string) => void} log
@@ -105,17 +136,28 @@ export async function rebuildApis(apiList, steps, log, since = performance.now()
     }
   };
 
-  const bundles = await Promise.all(apiList.map((api) => timed(`bundle ${api.name}`, () => steps.bundle(api))));
-  const lint = () => Promise.all(apiList.map((api) => linted(`redocly lint ${api.name}`, () => steps.lint(api))));
-  if (bundles.some(([ok]) => !ok)) {
-    log('dev: not reloaded; fix the finding above and save');
-    await lint();
-    return { reloaded: false, findings, failed };
+  // a bundle's problems, one line each, or none when it was written
+  const refused = await Promise.all(
+    apiList.map(async (api) => {
+      const started = performance.now();
+      try {
+        await steps.bundle(api);
+        log(`  ok   bundle ${api.name} (${Math.round(performance.now() - started)} ms)`);
+        return [];
+      } catch (e) {
+        return (e?.problems ?? [e?.message ?? String(e)]).map((problem) => `  FAIL bundle ${api.name}: ${problem}`);
+      }
+    }),
+  );
+  if (refused.some((lines) => lines.length)) {
+    for (const line of refused.flat()) log(line);
+    log('dev: not reloaded: the page keeps the last good build');
+    return { reloaded: false, findings, failed: refused.filter((lines) => lines.length).length };
   }
   const names = apiList.map((a) => a.name);
   let reloaded = false;
-  // The types first (a thread: the other core), then the page; the linters share this
-  // process's thread and Prism's reload takes a core, so they follow the reload.
+  // The types first (a thread: the other core), then the page; the linters follow the reload, in
+  // a thread of their own.
   const types = timed('generate client types', () => steps.types(names));
   const [built] = await timed('build explorer', steps.explorer);
   if (built) {
@@ -126,7 +168,7 @@ export async function rebuildApis(apiList, steps, log, since = performance.now()
   await Promise.all([
     types,
     ...apiList.map((api) => timed(`reload mock ${api.name}`, () => steps.mock(api))),
-    lint(),
+    ...apiList.map((api) => linted(`redocly lint ${api.name}`, () => steps.lint(api))),
     ...apiList.map((api) => linted(`spectral ${api.name}`, () => steps.spectral(api))),
   ]);
   log(

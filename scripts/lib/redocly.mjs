@@ -66,21 +66,57 @@ function formatProblem(problem, getLineColLocation) {
   return `${file}${problem.severity} ${problem.ruleId} ${problem.message.replaceAll(`${root}/`, '')}`;
 }
 
+/** js-yaml's reason without the file and position it appends (` in "<path>" (line:col)`). */
+const yamlReason = (message) => message.replace(/ in ".*" \(\d+:\d+\)$/, '');
+const PARSE_FAILED = 'Failed to parse: ';
+const UNRESOLVED = "Can't resolve $ref: ";
+
+/**
+ * The bundle's problems as lines; a referenced file that is not YAML is one line at its own line
+ * (`error yaml <reason>`), without the unresolved `$ref`s it causes, which Redocly also reports.
+ */
+function yamlFirst(problems, getLineColLocation) {
+  const unparsed = new Set(
+    problems.filter((p) => p.message.startsWith(PARSE_FAILED)).map((p) => p.message.slice(PARSE_FAILED.length)),
+  );
+  return problems
+    .filter((p) => !(p.message.startsWith(UNRESOLVED) && unparsed.has(p.message.slice(UNRESOLVED.length))))
+    .map((p) =>
+      formatProblem(
+        p.message.startsWith(PARSE_FAILED)
+          ? { ...p, ruleId: 'yaml', message: yamlReason(p.message.slice(PARSE_FAILED.length)) }
+          : p,
+        getLineColLocation,
+      ),
+    );
+}
+
 /**
  * Bundles one API in-process and writes `dist/<api>.yaml` and `dist/<api>.json` as `redocly bundle`
  * does (each written to a temporary name and renamed, so a reader never sees half a file).
  * @param {{ name: string, root: string, bundle: string, bundleJson: string }} api from `apis()`
  * @param {import('@redocly/openapi-core').Config} config from `redoclyConfig()`
  * @returns {Promise<any>} the bundled document
- * @throws {Error} listing the problems, one a line, when bundling finds an error (an
- *   unresolved `$ref`, a YAML syntax error), and nothing is written then
+ * @throws {Error & { problems: string[] }} when bundling finds an error (an unresolved `$ref`, a
+ *   YAML syntax error): `problems` one line each (`spec/<file>:line:col error <rule> <message>`),
+ *   the message the API's name and those lines; nothing is written then
  */
 export async function bundleApi(api, config) {
-  const { bundle, getLineColLocation, stringifyYaml } = await core();
-  const result = await bundle({ ref: api.root, config: config.forAlias(api.name) });
+  const { bundle, getLineColLocation, stringifyYaml, YamlParseError } = await core();
+  /** @param {string[]} problems */
+  const refused = (problems) => Object.assign(new Error(`bundle ${api.name}:\n${problems.join('\n')}`), { problems });
+  let result;
+  try {
+    result = await bundle({ ref: api.root, config: config.forAlias(api.name) });
+  } catch (error) {
+    // the root file is not YAML (a save mid-edit)
+    if (!(error instanceof YamlParseError)) throw error;
+    throw refused([
+      `${shownPath(error.source.absoluteRef)}:${error.line}:${error.col} error yaml ${yamlReason(error.message)}`,
+    ]);
+  }
   const errors = result.problems.filter((p) => p.severity === 'error' && !p.ignored);
-  if (errors.length)
-    throw new Error(`bundle ${api.name}:\n${errors.map((p) => formatProblem(p, getLineColLocation)).join('\n')}`);
+  if (errors.length) throw refused(yamlFirst(errors, getLineColLocation));
   const parsed = /** @type {Record<string, unknown>} */ (result.bundle.parsed);
   const doc = {};
   for (const key of OAS3_ORDER) if (Object.hasOwn(parsed, key)) doc[key] = parsed[key];

@@ -10,7 +10,7 @@ import semver from 'semver';
 export const SPEC_PACKAGE = '@svc/client';
 
 /** Files of a package that do not change what it ships, so need no changeset. */
-const UNSHIPPED = /^(test|tests|bench)\/|(^|\/)CHANGELOG\.md$|\.test(-d)?\.[cm]?[jt]s$/;
+const UNSHIPPED = /^(test|tests|bench)\/|(^|\/)CHANGELOG\.md$|\.test(-d)?\.[cm]?[jt]s$|^vitest\.config\.[cm]?[jt]s$/;
 
 /**
  * A publishable workspace package.

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { resolveBase } from '../lib/git-base.mjs';
+import { COMMAND_LIMIT_MS, runCommandSync } from './support/run.mjs';
 
 const SCRIPT = fileURLToPath(new URL('../breaking.mjs', import.meta.url));
 const dirs = [];
@@ -23,7 +24,7 @@ const git = (cwd, ...args) =>
   execFileSync(
     'git',
     ['-c', 'user.name=t', '-c', 'user.email=t@example.test', '-c', 'init.defaultBranch=main', ...args],
-    { cwd, encoding: 'utf8', stdio: 'pipe' },
+    { cwd, encoding: 'utf8', stdio: 'pipe', timeout: COMMAND_LIMIT_MS },
   ).trim();
 
 /** A one-API description whose image has the given status properties. */
@@ -65,13 +66,8 @@ function repo() {
   return dir;
 }
 
-function run(dir, ...args) {
-  const r = spawnSync(process.execPath, [SCRIPT, '--repo', dir, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, BREAKING_BASE: '' },
-  });
-  return { code: r.status, out: r.stdout + r.stderr };
-}
+const run = (dir, ...args) =>
+  runCommandSync(process.execPath, [SCRIPT, '--repo', dir, ...args], { env: { ...process.env, BREAKING_BASE: '' } });
 
 describe('resolveBase', () => {
   it('on the first commit: a printed skip, not a pass', () => {

@@ -1,6 +1,5 @@
 // `npm run contract` against the local svc: zero violations over every API with entities in
 // place, and a simulator made to answer one field wrongly is reported by operation and field.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -9,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSimulator } from '@svc/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from './support/run.mjs';
 
 const SCRIPT = fileURLToPath(new URL('../contract.mjs', import.meta.url));
 const PASSWORD = 'contract-sim-S3cret';
@@ -69,18 +69,8 @@ async function simulator(options = {}) {
   return sim;
 }
 
-function run(args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SCRIPT, ...args], {
-      env: { ...process.env, SVC_PASSWORD: PASSWORD },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (out += c));
-    child.on('close', (code) => resolve({ code, out }));
-  });
-}
+const run = (args) =>
+  runCommand(process.execPath, [SCRIPT, ...args], { env: { ...process.env, SVC_PASSWORD: PASSWORD } });
 
 afterAll(async () => {
   await Promise.all(sims.map((s) => s.close()));

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
@@ -8,6 +7,7 @@ import { serverBasePath } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOnlyOperations, violationsOf } from '../lib/contract-live.mjs';
+import { runCommand } from './support/run.mjs';
 
 const SCRIPT = fileURLToPath(new URL('../contract.mjs', import.meta.url));
 const central = /** @type {import('@svc/oas/apis').ApiEntry} */ (apis().find((a) => a.name === 'central'));
@@ -66,18 +66,8 @@ function fakeServer(tls) {
   return { server, seen };
 }
 
-function run(args, env = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SCRIPT, ...args], {
-      env: { ...process.env, SVC_PASSWORD: PASSWORD, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (out += c));
-    child.on('close', (code) => resolve({ code, out }));
-  });
-}
+const run = (args, env = {}) =>
+  runCommand(process.execPath, [SCRIPT, ...args], { env: { ...process.env, SVC_PASSWORD: PASSWORD, ...env } });
 
 describe('readOnlyOperations', () => {
   it('keeps lists, gets and polls, drops changes and the binary download', () => {

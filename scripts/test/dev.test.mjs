@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { affectedApis, debounceCollect, rebuildApis } from '../lib/dev.mjs';
+import { affectedApis, debounceCollect, oneRunAtATime, rebuildApis } from '../lib/dev.mjs';
 
 const spec = '/repo/spec';
 const list = [
@@ -40,6 +40,52 @@ describe('debounceCollect', () => {
   });
 });
 
+describe('oneRunAtATime', () => {
+  it('waits for the first build, runs one batch at a time and puts what arrives meanwhile in one run', async () => {
+    const runs = [];
+    /** @type {Array<() => void>} */
+    const ends = [];
+    const run = (items) => {
+      runs.push(items);
+      return new Promise((resolve) => ends.push(() => resolve(undefined)));
+    };
+    /** @type {(value?: unknown) => void} */
+    let firstBuilt = () => {};
+    const add = oneRunAtATime(run, () => {}, new Promise((r) => (firstBuilt = r)));
+    add(['a']);
+    await Promise.resolve();
+    expect(runs).toEqual([]); // the first build is still running
+    firstBuilt();
+    await new Promise((r) => setImmediate(r));
+    expect(runs).toEqual([['a']]);
+    add(['b']);
+    add(['c']);
+    await new Promise((r) => setImmediate(r));
+    expect(runs).toEqual([['a']]); // b and c wait for the run of a
+    ends[0]();
+    await new Promise((r) => setImmediate(r));
+    expect(runs).toEqual([['a'], ['b', 'c']]);
+  });
+
+  it('goes on after a run that failed', async () => {
+    const errors = [];
+    const runs = [];
+    const add = oneRunAtATime(
+      async (items) => {
+        runs.push(items);
+        if (items[0] === 'bad') throw new Error('boom');
+      },
+      (e) => errors.push(e.message),
+    );
+    add(['bad']);
+    await new Promise((r) => setImmediate(r));
+    add(['good']);
+    await new Promise((r) => setImmediate(r));
+    expect(runs).toEqual([['bad'], ['good']]);
+    expect(errors).toEqual(['boom']);
+  });
+});
+
 describe('rebuildApis', () => {
   /** Fake steps that record the order; linters find what `found` says, each when `release` resolves. */
   /** @param {{ bundleFails?: boolean, found?: { severity: string, text: string }[] }} [o] */
@@ -58,7 +104,13 @@ describe('rebuildApis', () => {
     const steps = {
       bundle: async (api) => {
         order.push(`bundle ${api.name}`);
-        if (bundleFails) throw new Error('spec/objects/openapi.yaml:5:7 error no-unresolved-refs missing.yaml');
+        if (bundleFails)
+          throw Object.assign(
+            new Error('bundle objects:\nspec/objects/openapi.yaml:5:7 error yaml deficient indentation'),
+            {
+              problems: ['spec/objects/openapi.yaml:5:7 error yaml deficient indentation'],
+            },
+          );
       },
       lint: async () => {
         await released;
@@ -102,14 +154,15 @@ describe('rebuildApis', () => {
     );
   });
 
-  it('does not reload, regenerate or restart when the bundle fails, and still reports the lint', async () => {
+  it('does not reload, regenerate, lint or restart when the bundle fails: one line per problem', async () => {
     const { order, steps } = fakes({ bundleFails: true });
     const log = [];
     const result = await rebuildApis(objects, steps, (l) => log.push(l));
-    expect(order).toContain('lint done');
-    expect(order).not.toContain('start explorer');
-    expect(result.reloaded).toBe(false);
-    expect(order.filter((o) => /reload|types|mock/.test(o))).toEqual([]);
-    expect(log.join('\n')).toMatch(/FAIL bundle objects\n.*no-unresolved-refs missing\.yaml[\s\S]*not reloaded/);
+    expect(result).toEqual({ reloaded: false, findings: 0, failed: 1 });
+    expect(order).toEqual(['bundle objects']);
+    expect(log).toEqual([
+      '  FAIL bundle objects: spec/objects/openapi.yaml:5:7 error yaml deficient indentation',
+      'dev: not reloaded: the page keeps the last good build',
+    ]);
   });
 });

@@ -7,14 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMAND_LIMIT_MS } from './support/run.mjs';
 
 const GENERATOR = fileURLToPath(new URL('../../packages/client/scripts/generate.mjs', import.meta.url));
 
 /** Runs the generator with `args` on the checkout; resolves to its exit code and output. */
 function generate(...args) {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [GENERATOR, ...args], { timeout: 600_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? error.code : 0, stdout, stderr }),
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [GENERATOR, ...args], { timeout: COMMAND_LIMIT_MS }, (error, stdout, stderr) =>
+      error?.killed
+        ? reject(new Error(`generate ${args.join(' ')} did not end within ${COMMAND_LIMIT_MS / 1000} s:\n${stderr}`))
+        : resolve({ code: error ? error.code : 0, stdout, stderr }),
     );
   });
 }

@@ -1,13 +1,13 @@
 // The lint gates of `npm test` can fail: the root package.json's `lint:biome` and `lint:redocly`
 // commands, run as written on a throw-away folder holding the repository's configuration and a
 // file that breaks a rule, exit non-zero and name the file.
-import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { root } from '@svc/oas/apis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { redoclyEnv } from '../lib/redocly.mjs';
+import { runCommand } from './support/run.mjs';
 
 const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts;
 const dirs = [];
@@ -28,17 +28,9 @@ function folderWith(...files) {
  * node_modules/.bin first on PATH).
  */
 function runScript(name, cwd, env = process.env, args = []) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', `${scripts[name]} "$@"`, 'sh', ...args], {
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...env, PATH: `${join(root, 'node_modules', '.bin')}${delimiter}${env.PATH}` },
-    });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (out += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out }));
+  return runCommand('sh', ['-c', `${scripts[name]} "$@"`, 'sh', ...args], {
+    cwd,
+    env: { ...env, PATH: `${join(root, 'node_modules', '.bin')}${delimiter}${env.PATH}` },
   });
 }
 

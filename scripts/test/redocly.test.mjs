@@ -37,6 +37,38 @@ describe('bundleApi', () => {
     await expect(bundleApi(api, await redoclyConfig())).rejects.toThrow(/broken\.yaml:5:\d+ error .*missing\.yaml/);
     expect(() => readFileSync(api.bundle)).toThrow(/ENOENT/);
   });
+
+  it('names the file and line of a save that is not YAML, in one line, for the root and a referenced file', async () => {
+    const config = await redoclyConfig();
+    const cases = [
+      // the root does not parse: Redocly throws
+      {
+        root: 'openapi: 3.1.0\ninfo:\n\ttitle: t\n',
+        want: /^root\.yaml:3:1 error yaml tab characters must not be used in indentation$/,
+      },
+      // a referenced file does not parse: Redocly reports it and the $ref it breaks
+      {
+        root: 'openapi: 3.1.0\ninfo: { title: t, version: "1" }\npaths:\n  /x:\n    $ref: ./item.yaml\n',
+        item: 'get:\n  summary: x\n  description: y\n  responses:\n  \t bad: [\n',
+        want: /^item\.yaml:5:3 error yaml tab characters must not be used in indentation$/,
+      },
+    ];
+    for (const c of cases) {
+      const at = mkdtempSync(join(dir, 'yaml-'));
+      writeFileSync(join(at, 'root.yaml'), c.root);
+      if (c.item) writeFileSync(join(at, 'item.yaml'), c.item);
+      const api = {
+        name: 'y',
+        root: join(at, 'root.yaml'),
+        bundle: join(at, 'b.yaml'),
+        bundleJson: join(at, 'b.json'),
+      };
+      const error = await bundleApi(api, config).catch((e) => e);
+      expect(error.problems).toEqual([expect.stringMatching(c.want)]);
+      expect(error.message).not.toContain(at); // no local path
+      expect(() => readFileSync(api.bundle)).toThrow(/ENOENT/);
+    }
+  });
 });
 
 describe('lintApi', () => {

@@ -1,10 +1,11 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bumpOf, expectedBump, missingChangesets } from '../lib/release.mjs';
+import { COMMAND_LIMIT_MS, runCommandSync } from './support/run.mjs';
 
 const client = { name: '@svc/client', dir: 'packages/client', version: '0.1.0' };
 const cs = (releases, summary = 'What changed.') => ({
@@ -25,8 +26,13 @@ describe('missingChangesets', () => {
       ['@svc/client'],
     ],
     [
-      'client tests, benchmarks and changelog ship nothing',
-      ['packages/client/test/a.test.ts', 'packages/client/bench/b.mjs', 'packages/client/CHANGELOG.md'],
+      'client tests, their config, benchmarks and changelog ship nothing',
+      [
+        'packages/client/test/a.test.ts',
+        'packages/client/vitest.config.ts',
+        'packages/client/bench/b.mjs',
+        'packages/client/CHANGELOG.md',
+      ],
       [],
       [],
     ],
@@ -80,7 +86,7 @@ describe('npm run release:check', () => {
     execFileSync(
       'git',
       ['-c', 'user.name=t', '-c', 'user.email=t@example.test', '-c', 'init.defaultBranch=main', ...args],
-      { cwd, stdio: 'pipe' },
+      { cwd, stdio: 'pipe', timeout: COMMAND_LIMIT_MS },
     );
   const write = (dir, file, text) => {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
@@ -99,13 +105,8 @@ describe('npm run release:check', () => {
     git(dir, 'checkout', '-q', '-b', 'feature');
     return dir;
   }
-  const run = (dir, ...args) => {
-    const r = spawnSync(process.execPath, [SCRIPT, '--repo', dir, ...args], {
-      encoding: 'utf8',
-      env: { ...process.env, BREAKING_BASE: '' },
-    });
-    return { code: r.status, out: r.stdout + r.stderr };
-  };
+  const run = (dir, ...args) =>
+    runCommandSync(process.execPath, [SCRIPT, '--repo', dir, ...args], { env: { ...process.env, BREAKING_BASE: '' } });
 
   it('fails on a committed client change without a changeset, passes once one is added', () => {
     const dir = repo();

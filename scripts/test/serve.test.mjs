@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { root } from '@svc/oas/apis';
 import { afterAll, expect, it } from 'vitest';
+import { COMMAND_LIMIT_MS, GrowingText } from './support/run.mjs';
 
 const groups = [];
 const dirs = [];
@@ -58,15 +59,14 @@ async function serve(dataDir) {
     },
   );
   groups.push(child.pid);
-  let output = '';
-  child.stdout.on('data', (c) => (output += c));
-  child.stderr.on('data', (c) => (output += c));
+  const text = new GrowingText();
+  child.stdout.on('data', (c) => text.append(c));
+  child.stderr.on('data', (c) => text.append(c));
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  for (let waited = 0; !/Ctrl-C stops them/.test(output); waited += 200) {
-    // a hang guard only: serve starts three Prism processes and the simulator, slow on a busy machine
-    if (waited > 600_000 || child.exitCode !== null) throw new Error(`serve did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  child.once('exit', (code, signal) => text.end(`serve exited with ${signal ?? `code ${code}`}`));
+  // three Prism mocks and the simulator: 13 s at load 10
+  await text.until(/Ctrl-C stops them/, { what: 'serve\'s start ("Ctrl-C stops them")', limitMs: 240_000 });
+  const output = text.text;
   return { child, output, exited };
 }
 
@@ -75,6 +75,7 @@ it("prints where each mock's paths start, keeps its password across a restart, a
     execFileSync(process.execPath, [join(root, 'packages', 'explorer', 'scripts', 'build.mjs')], {
       cwd: root,
       stdio: 'ignore',
+      timeout: COMMAND_LIMIT_MS,
     });
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-serve-'));
@@ -105,7 +106,7 @@ it("prints where each mock's paths start, keeps its password across a restart, a
   await exited;
   const open = async () => (await Promise.all(ports.map(listening))).filter(Boolean).length;
   for (let i = 0; i < 50 && (await open()) > 0; i++) await new Promise((r) => setTimeout(r, 200));
-  expect(await open()).toBe(0);
+  expect(await open(), 'mocks still listening 10 s after serve ended').toBe(0);
 
   // Started again on the same data: the same password, so a tab authorized before still is.
   const again = await serve(dataDir);

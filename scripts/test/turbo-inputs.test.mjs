@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { root } from '@svc/oas/apis';
 import { describe, expect, it } from 'vitest';
 import { outputsUsedAsInputs } from '../lib/turbo-inputs.mjs';
+import { COMMAND_LIMIT_MS } from './support/run.mjs';
 
 describe('outputsUsedAsInputs', () => {
   const cases = [
@@ -77,7 +78,10 @@ describe('outputsUsedAsInputs', () => {
   it("a package's tests, benches and vitest config are not inputs of its build: editing a test rebuilds nothing", () => {
     const turbo = join(root, 'node_modules/turbo/bin/turbo');
     const dry = JSON.parse(
-      execFileSync(process.execPath, [turbo, 'run', 'build', '--dry=json'], { cwd: root }).toString(),
+      execFileSync(process.execPath, [turbo, 'run', 'build', '--dry=json'], {
+        cwd: root,
+        timeout: COMMAND_LIMIT_MS,
+      }).toString(),
     );
     const built = dry.tasks.filter((t) => /#(build|generate)$/.test(t.taskId) && !t.taskId.startsWith('//#'));
     expect(built.map((t) => t.taskId)).toContain('@svc/client#generate');
@@ -100,6 +104,7 @@ describe('outputsUsedAsInputs', () => {
       execFileSync(process.execPath, [turbo, 'run', 'test', '--filter=@svc/oas', '--dry=json'], {
         cwd: root,
         env,
+        timeout: COMMAND_LIMIT_MS,
       }).toString(),
     );
     const passed = dry.globalCacheInputs.environmentVariables.passthrough.map((v) => v.split('=')[0]);
