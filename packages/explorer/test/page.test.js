@@ -1,4 +1,6 @@
 // The page's logic that does not need a browser: error explanations, search, workflow values.
+import { readFileSync } from 'node:fs';
+import { apis } from '@svc/oas/apis';
 import { describe, expect, it } from 'vitest';
 import { searchIndexOf, stripAuthorNotes } from '../scripts/search-index.mjs';
 import { explain, paramErrors, UUID_MESSAGE, validationMessages } from '../src/page/errors.js';
@@ -152,6 +154,22 @@ describe('search', () => {
       },
     ];
     expect(search(ranked, 'image')[0].operations.map((o) => o.operationId)).toEqual(['named', 'mentions']);
+  });
+
+  it('forgives two letters swapped and an abbreviation: each finds its operation first in the bundles', () => {
+    const bundles = apis().map((a) => searchIndexOf(a.name, a.name, JSON.parse(readFileSync(a.bundleJson, 'utf8'))));
+    const first = (query) =>
+      search(bundles, query)
+        .flatMap((r) => r.operations.map((o) => o.operationId))
+        .at(0);
+    expect(first('uplaod')).toBe('images_upload_file');
+    expect(first('objstore')).toMatch(/^objectstores_/);
+    expect(first('list imgs')).toBe('images_list');
+    // still exact where it was: one operation speaks of FIQL, nothing of zzz
+    expect(search(bundles, 'fiql').flatMap((r) => r.operations.map((o) => o.operationId))).toEqual([
+      'storage_containers_list_v2_0',
+    ]);
+    expect(search(bundles, 'zzz-nothing').flatMap((r) => r.operations)).toEqual([]);
   });
 
   it('strips notes for spec authors (HTML comments) from descriptions', () => {
