@@ -2,7 +2,8 @@
 // recorded per step in this session, opening a step with its values filled in, Executing it and
 // waiting for its answer. Steps follow answers and renders, never timers. ES module.
 import { exampleOf, mediaKind, operationHash } from '@svc/oas';
-import { serverInfo } from './requests.js';
+import { localSources } from './local-examples.js';
+import { isLocalSvc, serverInfo } from './requests.js';
 import { revealOperation } from './reveal.js';
 import { operationLink } from './search.js';
 import {
@@ -115,29 +116,10 @@ export function showOperation(system, tag, operationId, keep = { workflow: null,
   revealOperation(operationId);
 }
 
-/** Where the local svc serves its sample image (the simulator's GET /samples/cirros.img). */
-export const SAMPLE_IMAGE_PATH = '/samples/cirros.img';
-
-/**
- * Against the local svc, a body's `source_uri` points at the image the local svc itself serves,
- * not at the internet.
- * @param {any} body the step's request body (changed)
- * @param {string} localSvc the local svc's own origin (explorer-server.json `localSvcUrl`)
- */
-export function localSources(body, localSvc) {
-  if (!body || typeof body !== 'object') return;
-  for (const [key, value] of Object.entries(body)) {
-    if (key === 'source_uri' && typeof value === 'string' && /^https?:/i.test(value))
-      body[key] = localSvc.replace(/\/$/, '') + SAMPLE_IMAGE_PATH;
-    else localSources(value, localSvc);
-  }
-}
-
-/** Whether the server selected is the local svc behind this explorer (`/local/...`). */
+/** Whether the server selected is the local svc beside this explorer. */
 export function onLocalSvc(system) {
   const { oas3Selectors } = system;
-  const server = absolute(oas3Selectors.serverEffectiveValue({ server: oas3Selectors.selectedServer() }) || '');
-  return server.startsWith(location.origin + '/local/');
+  return isLocalSvc(oas3Selectors.serverEffectiveValue({ server: oas3Selectors.selectedServer() }) || '');
 }
 
 /** Puts the step's inputs into the operation's form (parameters, request body). */

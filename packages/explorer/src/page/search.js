@@ -98,10 +98,15 @@ export function search(index, query) {
   if (text.length) {
     const { engine, vocabulary } = engineOf(index);
     // every query word must match, as itself or as one of the words it may stand for
-    const query = { combineWith: 'AND', queries: text.map((w) => ({ combineWith: 'OR', queries: wordsFor(vocabulary, w) })) };
+    const query = {
+      combineWith: 'AND',
+      queries: text.map((w) => ({ combineWith: 'OR', queries: wordsFor(vocabulary, w) })),
+    };
     ranked = engine.search(/** @type {any} */ (query)).map((hit) => ({ api: hit.api, operationId: hit.operationId }));
   } else
-    ranked = index.flatMap(({ api, operations }) => Object.keys(operations).map((operationId) => ({ api, operationId })));
+    ranked = index.flatMap(({ api, operations }) =>
+      Object.keys(operations).map((operationId) => ({ api, operationId })),
+    );
   return index.map(({ api, name, operations }) => ({
     api,
     name,

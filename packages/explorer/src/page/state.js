@@ -27,6 +27,7 @@ export const AUTH_KEY = 'svc-explorer.auth';
 export const INSECURE_KEY = 'svc-explorer.self-signed';
 export const ANSWERS_KEY = 'svc-explorer.workflow-answers';
 export const HISTORY_KEY = 'svc-explorer.history';
+export const NAV_OPEN_KEY = 'svc-explorer.nav-open';
 export const FORWARD_HEADER = 'X-Svc-Explorer-Forward';
 export const indexByApi = Object.fromEntries(config.index.map((entry) => [entry.api, entry]));
 
