@@ -2,9 +2,10 @@
 // its imports into dist/explorer.js (one classic script, so that the page also works opened from
 // disk), after `window.SVC_EXPLORER = { apis: [{ api, name, url }], index: [...] }`.
 import { keepAccessible } from './a11y.js';
+import { checkOperationLink, showNotice } from './notices.js';
 import { ExplorerPlugin } from './plugin.js';
 import { fromDisk, requestInterceptor } from './requests.js';
-import { config, initial, pageParams, pageWindow, unknownApi } from './state.js';
+import { config, initial, pageParams, pageWindow, subscribe, unknownApi } from './state.js';
 
 /**
  * Opened from disk (a downloaded CI artifact), the browser refuses fetch() of file: URLs: the
@@ -65,13 +66,8 @@ function start(urls) {
     onComplete: () => {
       if (pageReady) return;
       pageReady = true;
-      if (unknownApi) {
-        const notice = document.createElement('p');
-        notice.className = 'svc-notice';
-        notice.setAttribute('role', 'alert');
-        notice.textContent = unknownApi;
-        document.getElementById('swagger-ui').prepend(notice);
-      }
+      if (unknownApi) showNotice('api', { text: unknownApi });
+      subscribe(checkOperationLink);
       keepAccessible(document.getElementById('swagger-ui'));
       // Ctrl+K (Cmd+K) focuses the search from anywhere, as in Scalar and many documentation
       // sites; "/" too, as on GitHub and MDN, when not typing into a field.

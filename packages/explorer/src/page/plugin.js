@@ -14,6 +14,7 @@ import { SelfSignedToggle } from './components/self-signed.js';
 import { paramErrors, validationMessages } from './errors.js';
 import { recordHistory } from './history.js';
 import { localExampleBody } from './local-examples.js';
+import { checkOperationLink } from './notices.js';
 import { displayedRequest, forgetAuth, localSvcUrl, opsFilter, rememberAuth, restoreAuth } from './requests.js';
 import { onLocalSvc, recordStepAnswer, resumeWorkflow } from './runner.js';
 import { apiChosen, pageWindow, specObject } from './state.js';
@@ -110,6 +111,7 @@ export function ExplorerPlugin(system) {
             queueMicrotask(() => {
               restoreAuth(sys);
               resumeWorkflow(sys);
+              checkOperationLink();
             });
             return result;
           },

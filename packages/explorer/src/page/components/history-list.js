@@ -11,7 +11,8 @@ export function HistoryList({ sys }) {
   if (!entries.length) return null;
   return h(
     'details',
-    { className: 'svc-history', open: true },
+    // open beside the operations; on a phone it would take the sticky sidebar's room
+    { className: 'svc-history', open: window.matchMedia?.('(min-width: 900px)').matches ?? true },
     h('summary', null, 'History of this tab (' + entries.length + ')'),
     h(
       'ol',
