@@ -92,6 +92,18 @@ export function ExplorerPlugin(system) {
                 local && onLocalSvc(sys) ? localExampleBody(specObject(sys), pathMethod, value, local) : value;
               return ori({ value: shown, pathMethod });
             },
+          // A server picked after the forms were filled: their example bodies follow it.
+          setSelectedServer: (ori, sys) => (payload) => {
+            const result = ori(payload);
+            const data = sys.getState().getIn(['oas3', 'requestData']);
+            data?.forEach((methods, path) =>
+              methods.forEach((request, method) => {
+                const value = request.get('bodyValue');
+                if (typeof value === 'string') sys.oas3Actions.setRequestBodyValue({ value, pathMethod: [path, method] });
+              }),
+            );
+            return result;
+          },
         },
       },
       spec: {

@@ -118,8 +118,10 @@ export function showOperation(system, tag, operationId, keep = { workflow: null,
 
 /** Whether the server selected is the local svc beside this explorer. */
 export function onLocalSvc(system) {
-  const { oas3Selectors } = system;
-  return isLocalSvc(oas3Selectors.serverEffectiveValue({ server: oas3Selectors.selectedServer() }) || '');
+  const { oas3Selectors, specSelectors } = system;
+  // before Swagger UI's Servers has picked one, its first (the default) is the one
+  const server = oas3Selectors.selectedServer() || specSelectors.servers()?.first()?.get('url') || '';
+  return isLocalSvc(oas3Selectors.serverEffectiveValue({ server }) || server);
 }
 
 /** Puts the step's inputs into the operation's form (parameters, request body). */
