@@ -253,7 +253,7 @@ describe('workflow values', () => {
       ),
     ).toEqual([
       { name: 'uuid', value: 't-9' },
-      { name: 'X-Where', value: '/l' },
+      { name: 'X-Where', in: 'header', value: '/l' },
       { name: 'fixed', value: 3 },
     ]);
     expect(linkValues({ parameters: { uuid: '$response.body#/missing' } }, answer)).toBeNull();

@@ -62,7 +62,8 @@ export function fixAccessibility(root) {
       button.setAttribute('aria-label', text + ': ' + label.toLowerCase());
   }
   // Its "Authorized" is an h6 under the scheme's h4: announced (and ordered) as an h5.
-  for (const heading of root.querySelectorAll('.modal-ux h6:not([aria-level])')) heading.setAttribute('aria-level', '5');
+  for (const heading of root.querySelectorAll('.modal-ux h6:not([aria-level])'))
+    heading.setAttribute('aria-level', '5');
   // Code and example blocks scroll sideways: the keyboard must be able to reach them.
   for (const block of root.querySelectorAll('pre.microlight:not([tabindex]), .highlight-code > pre:not([tabindex])'))
     block.setAttribute('tabindex', '0');

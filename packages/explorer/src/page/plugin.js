@@ -15,7 +15,16 @@ import { paramErrors, validationMessages } from './errors.js';
 import { recordHistory } from './history.js';
 import { localExampleBody } from './local-examples.js';
 import { checkOperationLink } from './notices.js';
-import { displayedRequest, forgetAuth, localSvcUrl, opsFilter, rememberAuth, restoreAuth } from './requests.js';
+import {
+  displayedRequest,
+  forgetAuth,
+  localSvcUrl,
+  opsFilter,
+  rememberAuth,
+  restoreAuth,
+  serverInfo,
+  serverInfoKnown,
+} from './requests.js';
 import { onLocalSvc, recordStepAnswer, resumeWorkflow } from './runner.js';
 import { apiChosen, pageWindow, specObject } from './state.js';
 
@@ -87,6 +96,12 @@ export function ExplorerPlugin(system) {
           setRequestBodyValue:
             (ori, sys) =>
             ({ value, pathMethod }) => {
+              // Filled before the page knows whether a local svc runs: again once it does.
+              if (!serverInfoKnown())
+                serverInfo.then(() => {
+                  if (sys.oas3Selectors.requestBodyValue(...pathMethod) === value)
+                    sys.oas3Actions.setRequestBodyValue({ value, pathMethod });
+                });
               const local = localSvcUrl();
               const shown =
                 local && onLocalSvc(sys) ? localExampleBody(specObject(sys), pathMethod, value, local) : value;
@@ -99,7 +114,8 @@ export function ExplorerPlugin(system) {
             data?.forEach((methods, path) =>
               methods.forEach((request, method) => {
                 const value = request.get('bodyValue');
-                if (typeof value === 'string') sys.oas3Actions.setRequestBodyValue({ value, pathMethod: [path, method] });
+                if (typeof value === 'string')
+                  sys.oas3Actions.setRequestBodyValue({ value, pathMethod: [path, method] });
               }),
             );
             return result;

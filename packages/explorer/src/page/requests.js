@@ -47,9 +47,15 @@ export const serverInfo = fromDisk
 
 /** The local svc's own origin once /explorer-server.json has answered (null: no local svc). */
 let localSvcOrigin = null;
+/** Whether /explorer-server.json has answered (`localSvcOrigin` is final). */
+let infoSettled = false;
 serverInfo.then((info) => {
   localSvcOrigin = info.localSvcUrl ? new URL(info.localSvcUrl).origin : null;
+  infoSettled = true;
 });
+
+/** Whether what the serving process offers is known yet (else `serverInfo` settles later). */
+export const serverInfoKnown = () => infoSettled;
 
 /** The local svc's own origin (`https://127.0.0.1:9440`), or null when none runs beside the explorer. */
 export const localSvcUrl = () => localSvcOrigin;

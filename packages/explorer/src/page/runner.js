@@ -240,3 +240,25 @@ export function recordStepAnswer(path, method, res) {
   for (const [k, v] of Object.entries(res.headers || {})) headers[k.toLowerCase()] = String(v);
   recordAnswer(active.workflow.workflowId, step.stepId, { status: res.status, headers, body });
 }
+
+/**
+ * A link that starts or leaves a workflow of the API shown, followed in the page (no load):
+ * `workflowId` null leaves the workflow followed. Another API's workflow, or a click that asks
+ * for a new tab, is left to the browser.
+ * @param {any} system Swagger UI's system
+ * @param {string} api the link's API
+ * @param {string | null} workflowId
+ * @returns {(event: MouseEvent) => void} the link's click handler
+ */
+export function inPageWorkflowLink(system, api, workflowId) {
+  return (event) => {
+    if (api !== page.api || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    if (workflowId === null) {
+      setUrlParams({ workflow: null, step: null });
+      return;
+    }
+    setUrlParams({ workflow: workflowId, step: '0' }, '');
+    resumeWorkflow(system);
+  };
+}

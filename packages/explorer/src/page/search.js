@@ -31,11 +31,13 @@ const ONE_TYPO = new uFuzzy({ intraMode: 1 });
  * misspells, found by uFuzzy over the index's vocabulary (MiniSearch's own fuzziness is edit
  * distance, which a swap of two letters or an abbreviation exceeds).
  * @param {string[]} vocabulary the index's words
- * @param {string} word a query word, lower case
+ * @param {string} word a query word, lower case (only words of four letters or more stand for others)
  * @returns {string[]}
  */
 export function wordsFor(vocabulary, word) {
   const found = new Set([word]);
+  // a number or version ("v2.0") means itself
+  if (!/^[a-z]{4,}$/.test(word)) return [...found];
   for (const matcher of [ABBREVIATION, ONE_TYPO]) {
     for (const i of matcher.filter(vocabulary, word) ?? []) found.add(vocabulary[i]);
   }
@@ -100,7 +102,11 @@ export function search(index, query) {
     // every query word must match, as itself or as one of the words it may stand for
     const query = {
       combineWith: 'AND',
-      queries: text.map((w) => ({ combineWith: 'OR', queries: wordsFor(vocabulary, w) })),
+      // (a word MiniSearch splits, as "v2.0", needs all its parts)
+      queries: text.map((w) => ({
+        combineWith: 'OR',
+        queries: wordsFor(vocabulary, w).map((c) => ({ combineWith: 'AND', queries: [c] })),
+      })),
     };
     ranked = engine.search(/** @type {any} */ (query)).map((hit) => ({ api: hit.api, operationId: hit.operationId }));
   } else

@@ -1,6 +1,6 @@
 // The sidebar: the search over every API, the APIs with their workflows, tags and operations (or
 // the matches of the search), and the history of this tab. ES module.
-import { showOperation } from '../runner.js';
+import { inPageWorkflowLink, showOperation } from '../runner.js';
 import { operationLink, queryWords, search } from '../search.js';
 import { config, NAV_OPEN_KEY, page, readSession, setUrlParams, writeSession } from '../state.js';
 import { HistoryList } from './history-list.js';
@@ -108,7 +108,11 @@ export function Sidebar({ sys }) {
                   { key: w.workflowId },
                   h(
                     'a',
-                    { href: workflowLink(entry.api, w.workflowId), className: 'svc-nav-workflow' },
+                    {
+                      href: workflowLink(entry.api, w.workflowId),
+                      className: 'svc-nav-workflow',
+                      onClick: inPageWorkflowLink(sys, entry.api, w.workflowId),
+                    },
                     'Start here: ' + w.summary,
                   ),
                 ),

@@ -1,5 +1,5 @@
 // "Start here": the workflows of the API shown, or the steps of the one being followed. ES module.
-import { activeWorkflow, answersOf, openStep, stepOperation } from '../runner.js';
+import { activeWorkflow, answersOf, inPageWorkflowLink, openStep, stepOperation } from '../runner.js';
 import { indexByApi, page } from '../state.js';
 import { stepInputs } from '../workflow.js';
 import { NextStep } from './next-step.js';
@@ -123,6 +123,10 @@ export function StartHere({ sys }) {
           'Workflow complete: all ' + workflow.steps.length + ' steps done.',
         )
       : null,
-    h('p', { className: 'svc-workflow-leave' }, h('a', { href: '?api=' + page.api }, 'Leave this workflow')),
+    h(
+      'p',
+      { className: 'svc-workflow-leave' },
+      h('a', { href: '?api=' + page.api, onClick: inPageWorkflowLink(sys, page.api, null) }, 'Leave this workflow'),
+    ),
   );
 }
