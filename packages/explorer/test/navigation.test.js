@@ -447,8 +447,7 @@ describe('small things', () => {
   it('an invalid UUID gets one clear message, not a raw regex and "Guid"', async () => {
     const page = await newPage();
     try {
-      // a fresh tasks_get, not the one the workflow above filled
-      await load(page, `${explorer.url}?api=central#/Tasks/tasks_get`);
+      await fromSidebar(page, 'Get a task');
       const op = page.locator('.opblock[id$="-tasks_get"]');
       const uuid = op.locator('tr[data-param-name="uuid"] input');
       // the form complete (Execute enabled): then the field is the user's

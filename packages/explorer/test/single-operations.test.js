@@ -146,7 +146,7 @@ describe('central: an operation on its own', () => {
     );
     // A value the user types is theirs: the note goes.
     await imageUuid.fill('00000000-0000-4000-8000-000000000000');
-    await expect.poll(() => op('images_get').locator('.svc-prefilled').count()).toBe(0);
+    await expect.poll(() => op('images_get').locator('.svc-prefilled').isVisible()).toBe(false);
     expect(pageErrors).toEqual([]);
   });
 

@@ -50,23 +50,30 @@ export function PrefilledParameter({ Original, sys, props }) {
   const [source] = React.useState(() => (kind ? newestUuid(historyEntries(), page.api, kind) : null));
   const current = () =>
     toJS(sys.specSelectors.parameterWithMetaByIdentity(props.pathMethod, props.rawParam)?.get('value'));
+  // as the row itself changes its value (its onChange), so that Swagger UI keeps one entry for it
+  const onChange = (value) => props.onChange(props.rawParam, value);
   React.useEffect(() => {
     if (!source || inWorkflowStep(path, method)) return;
     const example = toJS(param.get('example') ?? param.getIn(['schema', 'example']));
     const value = current();
-    if (value === undefined || value === null || String(value) === String(example))
-      sys.specActions.changeParamByIdentity(props.pathMethod, props.rawParam, source.uuid);
+    if (value === undefined || value === null || String(value) === String(example)) onChange(source.uuid);
   }, []);
-  const row = h(Original, props);
-  if (!source || String(current()) !== source.uuid) return row;
+  if (!source) return h(React.Fragment, null, h(Original, props), null);
+  // Once the user types another value the note is hidden but keeps its room: the form must not
+  // move under the pointer between a keystroke and a click on Execute.
+  const shown = String(current()) === source.uuid;
   return h(
     React.Fragment,
     null,
-    row,
+    h(Original, props),
     h(
       'tr',
-      { className: 'svc-prefilled' },
-      h('td', { colSpan: 2 }, h('span', { className: 'svc-prefilled-note' }, name + ': ' + sourceText(source.entry))),
+      { className: 'svc-prefilled', style: shown ? undefined : { visibility: 'hidden' } },
+      h(
+        'td',
+        { colSpan: 2, 'aria-hidden': shown ? undefined : 'true' },
+        h('span', { className: 'svc-prefilled-note' }, name + ': ' + sourceText(source.entry)),
+      ),
     ),
   );
 }
