@@ -111,13 +111,13 @@ export function ExplorerPlugin(system) {
           setSelectedServer: (ori, sys) => (payload) => {
             const result = ori(payload);
             const data = sys.getState().getIn(['oas3', 'requestData']);
-            data?.forEach((methods, path) =>
+            data?.forEach((methods, path) => {
               methods.forEach((request, method) => {
                 const value = request.get('bodyValue');
                 if (typeof value === 'string')
                   sys.oas3Actions.setRequestBodyValue({ value, pathMethod: [path, method] });
-              }),
-            );
+              });
+            });
             return result;
           },
         },
