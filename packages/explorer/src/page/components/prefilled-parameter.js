@@ -58,7 +58,8 @@ export function PrefilledParameter({ Original, sys, props }) {
     const value = current();
     if (value === undefined || value === null || String(value) === String(example)) onChange(source.uuid);
   }, []);
-  if (!source) return h(React.Fragment, null, h(Original, props), null);
+  // the workflow followed fills this operation itself (its panel says from which step)
+  if (!source || inWorkflowStep(path, method)) return h(React.Fragment, null, h(Original, props), null);
   // Once the user types another value the note is hidden but keeps its room: the form must not
   // move under the pointer between a keystroke and a click on Execute.
   const shown = String(current()) === source.uuid;
