@@ -13,8 +13,9 @@ export default defineConfig({
     maxWorkers: '100%',
     // The browser tests drive Swagger UI in Chromium: waits end on readiness, within READY_MS.
     expect: { poll: { timeout: READY_MS } },
-    testTimeout: 1_200_000,
-    hookTimeout: 1_200_000,
+    // A browser test makes several page loads and requests, each bounded by READY_MS.
+    testTimeout: 300_000,
+    hookTimeout: 120_000,
     teardownTimeout: 30_000,
   },
 });

@@ -6,6 +6,7 @@
 //     load with a cold cache, and of a reload right after it in the same browser context;
 //   - time from navigation start to the first rendered operation (a MutationObserver records
 //     performance.now()), cold cache (a new browser context per load), loads alternating, median;
+//   - the page's JavaScript heap once idle after that load, after a garbage collection;
 //   - time to resolve each central operation as Swagger UI does when one is opened (the page's
 //     `ui.fn.resolveSubtree`, one after another), the explorer's against the bare page's.
 // With --scalar <standalone.js> (from @scalar/api-reference, not a dependency of this package:
@@ -169,6 +170,11 @@ async function measure(browser, { url, selector }, { weigh = false } = {}) {
   });
   const ms = await page.evaluate(() => /** @type {BenchWindow} */ (window).__firstOperation);
   const count = await page.locator(selector).count();
+  // The page's JavaScript heap once idle, after a garbage collection (bytes in use).
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize: heap } = await cdp.send('Runtime.getHeapUsage');
+  await cdp.detach();
   let reload;
   if (weigh)
     reload = await wireBytes(page, async () => {
@@ -176,7 +182,7 @@ async function measure(browser, { url, selector }, { weigh = false } = {}) {
       await open();
     });
   await context.close();
-  return { ms, count, first, reload, external };
+  return { ms, count, first, reload, external, heap };
 }
 
 /**
@@ -250,11 +256,13 @@ try {
   const weights = {};
   for (const name of names) weights[name] = await measure(browser, pages[name], { weigh: true });
   const times = Object.fromEntries(names.map((n) => [n, []]));
+  const heaps = Object.fromEntries(names.map((n) => [n, []]));
   const counts = {};
   for (let i = 0; i < loads; i++) {
     for (const name of i % 2 ? [...names].reverse() : names) {
       const r = await measure(browser, pages[name]);
       times[name].push(r.ms);
+      heaps[name].push(r.heap);
       counts[name] = r.count;
     }
   }
@@ -284,6 +292,11 @@ try {
   row(
     '  fastest / slowest (ms)',
     names.map((n) => `${Math.round(Math.min(...times[n]))}/${Math.round(Math.max(...times[n]))}`),
+  );
+  row(
+    'JS heap once idle, after GC (MB, median)',
+    names.map((n) => `${(median(heaps[n]) / 1e6).toFixed(1)} MB`),
+    ratioOf(median(heaps.explorer), median(heaps.bare)),
   );
   const sum = (xs) => xs.reduce((a, b) => a + b, 0);
   row(

@@ -4,6 +4,7 @@ import { lookup } from 'node:dns';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { BlockList, isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { FORWARD_HEADER, failureText, sendText } from './relay.js';
 
 /** How long a forwarded request may stay silent (no bytes either way) before it fails (ms). */
@@ -28,15 +29,34 @@ THIS_MACHINE.addAddress('::1', 'ipv6');
 THIS_MACHINE.addAddress('::', 'ipv6');
 
 /**
+ * The addresses of this machine's own interfaces (`os.networkInterfaces()`, read at each check:
+ * an interface may come and go), as a BlockList: a request to one reaches this machine as surely
+ * as one to 127.0.0.1.
+ * @returns {BlockList}
+ */
+function interfaceAddresses() {
+  const list = new BlockList();
+  for (const entry of Object.values(networkInterfaces()).flat()) {
+    if (!entry) continue;
+    const ip = entry.address.replace(/%.*$/, '');
+    if (isIP(ip)) list.addAddress(ip, entry.family === 'IPv6' ? 'ipv6' : 'ipv4');
+  }
+  return list;
+}
+
+/**
  * Whether `address` (an IP address, brackets allowed) is this machine: `127.0.0.0/8`,
- * `0.0.0.0/8`, `::1`, `::`, and their IPv4-mapped IPv6 forms.
+ * `0.0.0.0/8`, `::1`, `::`, every address of its network interfaces, and their IPv4-mapped IPv6
+ * forms.
  * @param {string} address
  * @returns {boolean}
  */
 export function isThisMachine(address) {
-  const ip = address.replace(/^\[|\]$/g, '');
+  const ip = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   const family = isIP(ip);
-  return family !== 0 && THIS_MACHINE.check(ip, family === 6 ? 'ipv6' : 'ipv4');
+  if (family === 0) return false;
+  const type = family === 6 ? 'ipv6' : 'ipv4';
+  return THIS_MACHINE.check(ip, type) || interfaceAddresses().check(ip, type);
 }
 
 /** The error of a refused target of this machine (code `ELOOPBACK`). */

@@ -25,6 +25,21 @@ const HOP_BY_HOP = new Set([
 ]);
 
 /**
+ * The header names a `Connection` header lists (lower case): they are for this hop only.
+ * @param {string | string[] | undefined} value
+ * @returns {Set<string>}
+ */
+export function connectionOptions(value) {
+  return new Set(
+    [value ?? []]
+      .flat()
+      .flatMap((v) => String(v).split(','))
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean),
+  );
+}
+
+/**
  * Answers with a plain-text body. `nosniff` because the text may echo request input.
  * @param {import('node:http').ServerResponse} res
  * @param {number} status
@@ -44,7 +59,8 @@ export function sendText(res, status, text, headers = {}) {
 }
 
 /**
- * The headers of an upstream answer as the browser gets them: without hop-by-hop and
+ * The headers of an upstream answer as the browser gets them: without hop-by-hop headers (those
+ * its Connection names too) and
  * `Access-Control-*` headers (CORS of the upstream must not open this origin to other pages),
  * `WWW-Authenticate` and `Set-Cookie` renamed `X-Upstream-*` (no browser login dialog, no
  * cookie of one endpoint sent to another).
@@ -54,8 +70,9 @@ export function sendText(res, status, text, headers = {}) {
 export function answerHeaders(headers) {
   /** @type {import('node:http').OutgoingHttpHeaders} */
   const answer = {};
+  const named = connectionOptions(headers.connection);
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || name.startsWith('access-control-')) continue;
+    if (value === undefined || HOP_BY_HOP.has(name) || named.has(name) || name.startsWith('access-control-')) continue;
     if (name === 'www-authenticate' || name === 'set-cookie') answer[`x-upstream-${name}`] = value;
     else answer[name] = value;
   }
@@ -140,8 +157,11 @@ export function createRelay() {
           { connection: 'close' },
         );
       }
+      // The headers the incoming Connection names belong to that connection too (RFC 9110 7.6.1).
+      const named = connectionOptions(req.headers.connection);
       for (const name of Object.keys(req.headers)) {
-        if (BROWSER_ONLY.has(name) || HOP_BY_HOP.has(name) || name.startsWith('sec-')) delete req.headers[name];
+        if (BROWSER_ONLY.has(name) || HOP_BY_HOP.has(name) || named.has(name) || name.startsWith('sec-'))
+          delete req.headers[name];
       }
       let failed = false;
       const fail = (error) => {

@@ -131,17 +131,12 @@ export async function startExplorer(
   const serveStatic = createStaticFiles({
     root,
     liveReload,
-    spec(api, document, req) {
+    spec(api, document) {
       let served = upstreams.has(api) ? withMockServer(document, api) : document;
-      if (local) served = withLocalServer(served, originOf(req), basePathOf(document));
+      if (local) served = withLocalServer(served, local.url.origin, basePathOf(document));
       return served;
     },
   });
-  /** The explorer's origin as this browser reaches it (its `Host` when that is a plain host[:port]). */
-  const originOf = (req) => {
-    const hostHeader = String(req.headers.host ?? '');
-    return /^[a-z0-9.-]+(:\d+)?$|^\[[0-9a-f:.]+\](:\d+)?$/i.test(hostHeader) ? `http://${hostHeader}` : origin;
-  };
 
   const server = createServer((req, res) => {
     try {

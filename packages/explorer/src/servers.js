@@ -25,16 +25,18 @@ export function withMockServer(document, api) {
 }
 
 /**
- * A copy of `document` whose first server is the explorer's proxy to the local svc:
- * `{ url: <origin> + '/local' + <base path of the first server>, description: 'Local svc (this machine)' }`.
- * Absolute, so that the code samples built from it can be run as they are.
+ * A copy of `document` whose first server is the local svc at its own address:
+ * `{ url: <local svc origin> + <base path of the first server>, description: 'Local svc (this machine)' }`.
+ * The page sends its requests through the explorer (`/local/...`, which trusts the local svc's
+ * certificate); the Request URL and the code samples show the service's own URL, which works
+ * without the explorer.
  * @param {any} document an OpenAPI 3.x document (not modified)
- * @param {string} origin the explorer's origin as the browser reaches it (`http://127.0.0.1:8080`)
+ * @param {string} origin the local svc's origin (`https://127.0.0.1:9440`)
  * @param {string} [basePath] the production base path (default: of the first server)
  * @returns {any}
  */
 export function withLocalServer(document, origin, basePath = basePathOf(document)) {
-  return withFirstServer(document, { url: `${origin}/local${basePath}`, description: LOCAL_SERVER_DESCRIPTION });
+  return withFirstServer(document, { url: `${origin}${basePath}`, description: LOCAL_SERVER_DESCRIPTION });
 }
 
 /** @returns {any} a copy of `document` with `server` before its servers */

@@ -253,7 +253,8 @@ describe('API explorer in Chromium', () => {
       const requestUrl = await op.locator('.request-url pre').first().innerText();
       expect(requestUrl).toContain(`${explorer.url}mock/${c.api}${c.basePath}${c.path}`);
       // One curl after Execute, the sample's: credentials from the environment, never the secret.
-      const curl = await op.locator('.request-snippets .curl').first().innerText();
+      expect(await op.locator('.request-snippets, .curl').count()).toBe(0);
+      const curl = await op.locator('.svc-code-samples pre').innerText();
       expect(curl).toContain(`curl -u "$SVC_USER:$SVC_PASSWORD" \\\n  -X ${c.method} "`);
       expect(curl).toContain(`${c.basePath}${c.path}`);
       expect(curl).not.toContain(BASIC);
@@ -440,7 +441,7 @@ describe('API explorer in Chromium', () => {
     expect(JSON.parse(got.body.toString())).toMatchObject({ kind: 'image' });
     const realUrl = `https://127.0.0.1:${realHost.port}/api/svc/v3/images/list`;
     expect(await op.locator('.request-url pre').first().innerText()).toBe(realUrl);
-    const curl = await op.locator('.request-snippets .curl').first().innerText();
+    const curl = await op.locator('.svc-code-samples pre').innerText();
     expect(curl).toContain(`curl -k -u "$SVC_USER:$SVC_PASSWORD" \\\n  -X POST "${realUrl}"`);
     // The samples follow the chosen endpoint, and skip verification in all three languages.
     const samples = op.locator('.svc-code-samples');
@@ -510,7 +511,7 @@ describe('API explorer in Chromium', () => {
     expect(got.headers['x-svc-destination-container']).toBe(container);
     expect(got.headers.authorization).toBe(`Basic ${BASIC}`);
     expect(Buffer.compare(got.body, bytes)).toBe(0);
-    const curl = await op.locator('.request-snippets .curl').first().innerText();
+    const curl = await op.locator('.svc-code-samples pre').innerText();
     expect(curl).toContain('--data-binary @tiny.qcow2');
     await page.locator('.svc-self-signed input[type=checkbox]').uncheck();
     expect(pageErrors).toEqual([]);

@@ -1,5 +1,6 @@
-// The local svc beside the explorer: `/local/<production path>` goes to it over HTTPS, trusting
-// its own certificate, and it is every spec's first server. A stand-in HTTPS server plays it.
+// The local svc beside the explorer: every spec's first server, at its own address; the page's
+// `/local/<production path>` goes to it over HTTPS, trusting its own certificate. A stand-in HTTPS
+// server plays it.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -65,18 +66,19 @@ describe('local svc', () => {
     });
   });
 
-  it('is the first server of every spec, before the mock, at the production base path', async () => {
-    const origin = explorer.url.replace(/\/$/, '');
+  it('is the first server of every spec, at its own address and the production base path, before the mock', async () => {
+    // The service's own URL, which the samples show and which works without the explorer; the
+    // page sends through /local/ (below).
     const central = await (await fetch(`${explorer.url}specs/central.json`)).json();
     expect(central.servers.slice(0, 2)).toEqual([
-      { url: `${origin}/local/api/svc/v3`, description: LOCAL_SERVER_DESCRIPTION },
+      { url: `${local.url}/api/svc/v3`, description: LOCAL_SERVER_DESCRIPTION },
       { url: '/mock/central/api/svc/v3', description: 'Prism mock (this machine)' },
     ]);
     expect(central.servers[2].url).toBe('https://{host}:{port}/api/svc/v3');
     const element = await (await fetch(`${explorer.url}specs/element.json`)).json();
-    expect(element.servers[0]).toEqual({ url: `${origin}/local/api/svc`, description: LOCAL_SERVER_DESCRIPTION });
+    expect(element.servers[0]).toEqual({ url: `${local.url}/api/svc`, description: LOCAL_SERVER_DESCRIPTION });
     expect(element.servers[1].url).toBe('https://{host}:{port}/api/svc');
-    // The origin the browser uses: localhost stays localhost.
+    // Whatever name the browser reaches the explorer by.
     const viaLocalhost = await new Promise((resolve, reject) => {
       request(`${explorer.url}specs/objects.json`, { headers: { host: `localhost:${explorer.port}` } }, (res) => {
         let text = '';
@@ -86,7 +88,7 @@ describe('local svc', () => {
         .on('error', reject)
         .end();
     });
-    expect(viaLocalhost.servers[0].url).toBe(`http://localhost:${explorer.port}/local/oss/api/svc/v3`);
+    expect(viaLocalhost.servers[0].url).toBe(`${local.url}/oss/api/svc/v3`);
   });
 
   it('proxies /local/<production path> to it over verified TLS, as it came', async () => {

@@ -1,8 +1,14 @@
 // The page's logic that does not need a browser: error explanations, search, workflow values.
+import { readFileSync } from 'node:fs';
+import { apis } from '@svc/oas/apis';
 import { describe, expect, it } from 'vitest';
 import { searchIndexOf, stripAuthorNotes } from '../scripts/search-index.mjs';
+import { workflowView } from '../src/page/components/workflow-view.js';
 import { explain, paramErrors, UUID_MESSAGE, validationMessages } from '../src/page/errors.js';
+import { answerLinks } from '../src/page/links.js';
+import { localExampleBody, SAMPLE_IMAGE_PATH } from '../src/page/local-examples.js';
 import { matchingIds, operationLink, queryWords, search } from '../src/page/search.js';
+import { kindOf, newestUuid, uuidsOf } from '../src/page/uuid-sources.js';
 import { linkValues, pointerGet, pointerSet, resolveValue, stepInputs, stepState } from '../src/page/workflow.js';
 
 describe('explain', () => {
@@ -154,6 +160,22 @@ describe('search', () => {
     expect(search(ranked, 'image')[0].operations.map((o) => o.operationId)).toEqual(['named', 'mentions']);
   });
 
+  it('forgives two letters swapped and an abbreviation: each finds its operation first in the bundles', () => {
+    const bundles = apis().map((a) => searchIndexOf(a.name, a.name, JSON.parse(readFileSync(a.bundleJson, 'utf8'))));
+    const first = (query) =>
+      search(bundles, query)
+        .flatMap((r) => r.operations.map((o) => o.operationId))
+        .at(0);
+    expect(first('uplaod')).toBe('images_upload_file');
+    expect(first('objstore')).toMatch(/^objectstores_/);
+    expect(first('list imgs')).toBe('images_list');
+    // still exact where it was: one operation speaks of FIQL, nothing of zzz
+    expect(search(bundles, 'fiql').flatMap((r) => r.operations.map((o) => o.operationId))).toEqual([
+      'storage_containers_list_v2_0',
+    ]);
+    expect(search(bundles, 'zzz-nothing').flatMap((r) => r.operations)).toEqual([]);
+  });
+
   it('strips notes for spec authors (HTML comments) from descriptions', () => {
     const stripped = stripAuthorNotes(structuredClone(document));
     expect(stripped.info.description).toBe('For readers.\n');
@@ -235,7 +257,7 @@ describe('workflow values', () => {
       ),
     ).toEqual([
       { name: 'uuid', value: 't-9' },
-      { name: 'X-Where', value: '/l' },
+      { name: 'X-Where', in: 'header', value: '/l' },
       { name: 'fixed', value: 3 },
     ]);
     expect(linkValues({ parameters: { uuid: '$response.body#/missing' } }, answer)).toBeNull();
@@ -258,5 +280,131 @@ describe('one message for a bad UUID', () => {
         "For 'name': Value must follow pattern ^a$.",
       ]),
     ).toEqual([`For 'uuid': ${UUID_MESSAGE}.`, "For 'name': Value must follow pattern ^a$."]);
+  });
+});
+
+describe('what the components show, as functions', () => {
+  it('names the UUIDs an answer gives by kind: its entity, a list first entity, its links', () => {
+    expect(kindOf('/images/{uuid}/file', 'uuid')).toBe('images');
+    expect(kindOf('/v0.8/tasks/{uuid}/poll', 'uuid')).toBe('tasks');
+    expect(kindOf('/images/list')).toBe('images');
+    expect(kindOf('/v2.0/storage_containers')).toBe('storage_containers');
+    const task = '7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60';
+    const image = 'c2d4b1f5-8a3e-4c6b-9f1d-2e7a5b3c9d10';
+    const container = '66316fa9-e2d1-4ed8-a38b-39ac982db28f';
+    expect(
+      uuidsOf({
+        path: '/images',
+        params: {},
+        body: { metadata: { uuid: image } },
+        links: [{ target: { path: '/tasks/{uuid}' }, values: [{ name: 'uuid', value: task }] }],
+      }),
+    ).toEqual([
+      { kind: 'tasks', uuid: task },
+      { kind: 'images', uuid: image },
+    ]);
+    expect(
+      uuidsOf({
+        path: '/v2.0/storage_containers',
+        params: {},
+        body: { entities: [{ storage_container_uuid: container }, { storage_container_uuid: task }] },
+        links: [],
+      }),
+    ).toEqual([{ kind: 'storage_containers', uuid: container }]);
+    expect(
+      uuidsOf({ path: '/images/list', params: {}, body: { entities: [{ uuid: 'not-a-uuid' }] }, links: [] }),
+    ).toEqual([]);
+    const entries = [
+      { api: 'element', uuids: [{ kind: 'images', uuid: container }] },
+      { api: 'central', uuids: [{ kind: 'tasks', uuid: task }] },
+      { api: 'central', uuids: [{ kind: 'images', uuid: image }] },
+    ];
+    expect(newestUuid(entries, 'central', 'images')).toEqual({ uuid: image, entry: entries[2] });
+    expect(newestUuid(entries, 'objects', 'images')).toBeNull();
+  });
+
+  it('says a complete workflow offers nothing to Execute, and a step that needs a file says so', () => {
+    const workflow = {
+      steps: [{ stepId: 'a' }, { stepId: 'b', until: { pointer: '/state', equals: ['DONE'] } }],
+    };
+    const done = { status: 200, body: { state: 'DONE' } };
+    expect(workflowView({ workflow, step: 1 }, { a: done, b: done })).toMatchObject({
+      complete: true,
+      execute: false,
+      poll: false,
+      next: false,
+      state: 'complete',
+      words: 'Workflow complete: all 2 steps done.',
+    });
+    expect(workflowView({ workflow, step: 0 }, {}, { needsFile: true })).toMatchObject({
+      complete: false,
+      execute: true,
+      state: 'file',
+      words: 'needs a file: choose it under Request body ("Choose File"), then Execute',
+    });
+    expect(workflowView({ workflow, step: 0 }, { a: done })).toMatchObject({ next: true, state: 'done' });
+    expect(
+      workflowView({ workflow, step: 1 }, { a: done, b: { status: 200, body: { state: 'RUNNING' } } }),
+    ).toMatchObject({ poll: true, state: 'repeat', words: 'not yet: Execute again (/state = "RUNNING")' });
+  });
+
+  it("points an untouched example's source_uri at the local svc; leaves what the user typed", () => {
+    const spec = {
+      paths: {
+        '/images': {
+          post: {
+            requestBody: {
+              content: {
+                'application/json': {
+                  examples: { a: { value: { spec: { resources: { source_uri: 'https://example.org/x.img' } } } } },
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    const example = JSON.stringify({ spec: { resources: { source_uri: 'https://example.org/x.img' } } }, null, 2);
+    const local = localExampleBody(spec, ['/images', 'post'], example, 'https://127.0.0.1:9440');
+    expect(JSON.parse(String(local)).spec.resources.source_uri).toBe(`https://127.0.0.1:9440${SAMPLE_IMAGE_PATH}`);
+    const typed = JSON.stringify({ spec: { resources: { source_uri: 'https://example.org/mine.img' } } });
+    expect(localExampleBody(spec, ['/images', 'post'], typed, 'https://127.0.0.1:9440')).toBe(typed);
+    expect(localExampleBody(spec, ['/images', 'post'], 'not json source_uri', 'https://127.0.0.1:9440')).toBe(
+      'not json source_uri',
+    );
+  });
+
+  it("lists an answer's links with values, a header link's location kept", () => {
+    const spec = {
+      paths: {
+        '/v2.0/storage_containers': {
+          get: {
+            responses: {
+              200: {
+                links: {
+                  Up: {
+                    operationId: 'upload',
+                    parameters: { 'header.X-C': '$response.body#/entities/0/c' },
+                  },
+                  Gone: { operationId: 'nowhere' },
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    const operations = { upload: { tag: 'U', method: 'put', path: '/v0.8/images/{uuid}/upload' } };
+    const answer = { status: 200, headers: {}, body: { entities: [{ c: 'c-1' }] } };
+    expect(answerLinks(spec, operations, '/v2.0/storage_containers', 'get', answer)).toEqual([
+      {
+        name: 'Up',
+        description: 'upload',
+        operationId: 'upload',
+        target: operations.upload,
+        values: [{ name: 'X-C', in: 'header', value: 'c-1' }],
+      },
+    ]);
+    expect(answerLinks(spec, operations, '/v2.0/storage_containers', 'get', { ...answer, status: 404 })).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
 
 import { createServer as createHttpServer, request } from 'node:http';
 import { connect, createServer as createTcpServer } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { FORWARD_HEADER, startExplorer } from '../src/index.js';
 
@@ -27,11 +28,13 @@ async function startRawUpstream(answer) {
   };
 }
 
-/** An HTTP upstream that records requests and answers 200 with CORS headers. */
+/** An HTTP upstream that records requests (and their headers) and answers 200 with CORS headers. */
 async function startCorsUpstream() {
   const received = [];
+  let lastHeaders = {};
   const server = createHttpServer((req, res) => {
     received.push(`${req.method} ${req.url}`);
+    lastHeaders = req.headers;
     res.writeHead(200, {
       'content-type': 'application/json',
       'access-control-allow-origin': '*',
@@ -45,6 +48,7 @@ async function startCorsUpstream() {
     url: `http://127.0.0.1:${server.address().port}`,
     port: server.address().port,
     received,
+    lastHeaders: () => lastHeaders,
     close: () =>
       new Promise((r) => {
         server.close(r);
@@ -152,23 +156,30 @@ describe('answers Node refuses', () => {
 });
 
 /**
- * Writes raw bytes to the explorer over one socket and resolves to what it answered, once the
- * explorer closes the connection or 10 s passed (then `timedOut`).
+ * Writes raw bytes (one write, or one per part) to the explorer over one socket and resolves to
+ * what it answered, once the explorer closes the connection (`reset` when it reset it) or 10 s
+ * passed (then `timedOut`).
  */
 function rawExchange(explorerUrl, bytes) {
   const { port } = new URL(explorerUrl);
+  const parts = [bytes].flat();
   return new Promise((resolve) => {
     let text = '';
-    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    let reset = false;
+    // each part in its own write, once the one before has left
+    const write = (i) => i < parts.length && !socket.destroyed && socket.write(parts[i], () => write(i + 1));
+    const socket = connect(port, '127.0.0.1', () => write(0));
     const timer = setTimeout(() => {
       socket.destroy();
-      resolve({ text, timedOut: true });
+      resolve({ text, timedOut: true, reset });
     }, 10_000);
     socket.on('data', (c) => (text += c));
-    socket.on('error', () => {});
+    socket.on('error', (error) => {
+      if (error.code === 'ECONNRESET') reset = true;
+    });
     socket.on('close', () => {
       clearTimeout(timer);
-      resolve({ text, timedOut: false });
+      resolve({ text, timedOut: false, reset });
     });
   });
 }
@@ -197,11 +208,20 @@ describe('request smuggling: the relay never forwards a body without its framing
     expect(cors.received.filter((r) => r.includes('smuggled') || r.endsWith('/images/x'))).toEqual([]);
   });
 
-  it('answers a chunked GET to an upstream that answers 101 promptly', async () => {
+  it('answers a chunked GET to an upstream that answers 101 promptly, whole, never with a reset', async () => {
     const { port } = new URL(explorer.url);
     const answer = await rawExchange(explorer.url, chunked('GET', '/mock/objects/oss/api/svc/v3/groups', port));
     expect(answer.timedOut).toBe(false);
     expect(answer.text).toMatch(/^HTTP\/1\.1 400 /);
+    // the body sent after the headers, as curl does; asking for an upgrade besides
+    for (const extra of ['', 'Connection: Upgrade\r\nUpgrade: weird\r\n']) {
+      const late = await rawExchange(explorer.url, [
+        `GET /mock/objects/oss/api/svc/v3/groups HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${extra}Transfer-Encoding: chunked\r\n\r\n`,
+        '5\r\nhello\r\n0\r\n\r\n',
+      ]);
+      expect(late, extra).toMatchObject({ timedOut: false, reset: false });
+      expect(late.text, extra).toMatch(/^HTTP\/1\.1 400 [\s\S]*not forwarded/);
+    }
   });
 
   it('forwards a chunked POST body framed: one request upstream', async () => {
@@ -257,6 +277,37 @@ describe('one decoded, normalised path for the host check and the routing', () =
 });
 
 describe('headers', () => {
+  it('drops the headers an incoming or answering Connection names (RFC 9110 7.6.1)', async () => {
+    const named = await startRawUpstream(
+      'HTTP/1.1 200 OK\r\nConnection: keep-alive, X-Hop-Answer\r\nX-Hop-Answer: upstream-secret\r\nX-Kept: yes\r\nContent-Length: 2\r\n\r\nok',
+    );
+    const open = await startExplorer({ dir, allowLoopback: true });
+    try {
+      const res = await send(open.url, {
+        path: `/forward/http/127.0.0.1:${cors.port}/hop`,
+        headers: {
+          [FORWARD_HEADER]: 'verify',
+          connection: 'keep-alive, X-Hop-Request',
+          'x-hop-request': 'secret',
+          'x-kept': 'yes',
+        },
+      });
+      expect(res.status).toBe(200);
+      expect(cors.lastHeaders()['x-hop-request']).toBeUndefined();
+      expect(cors.lastHeaders()['x-kept']).toBe('yes');
+      const answer = await send(open.url, {
+        path: `/forward/http/127.0.0.1:${named.port}/hop`,
+        headers: { [FORWARD_HEADER]: 'verify' },
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.headers['x-hop-answer']).toBeUndefined();
+      expect(answer.headers['x-kept']).toBe('yes');
+    } finally {
+      await open.close();
+      await named.close();
+    }
+  });
+
   it('drops the upstream Access-Control-* headers on both proxies', async () => {
     for (const res of [
       await fetch(`${explorer.url}mock/central/api/svc/v3/images/list`, { method: 'POST' }),
@@ -312,6 +363,19 @@ describe("the forwarder's reach on this machine", () => {
       await mock.arrayBuffer();
     } finally {
       await other.close();
+    }
+  });
+
+  it("refuses the machine's own interface addresses like loopback", async () => {
+    const own = Object.values(networkInterfaces())
+      .flat()
+      .filter((a) => a && !a.internal)
+      .map((a) => (a.family === 'IPv6' ? `[${a.address.replace(/%.*$/, '')}]` : a.address));
+    expect(own.length, 'this machine has a non-loopback interface to test with').toBeGreaterThan(0);
+    for (const address of own) {
+      const res = await forwardTo(explorer, `${address}:${cors.port + 1}`);
+      expect(res.status, address).toBe(403);
+      expect(await res.text(), address).toMatch(/address of this machine/);
     }
   });
 

@@ -1,5 +1,5 @@
 // The "Start here" workflows of the three APIs (x-svc-workflow), walked end to end in Chromium
-// against the local svc (@svc/simulator behind the explorer's /local/): every step is opened from
+// against the local svc (@svc/simulator, reached through the explorer's /local/): every step is opened from
 // the workflow panel, with the values of the previous answers filled in, and Executed until the
 // step is done (a polled step again until its `until` condition holds). Central's workflow is
 // walked from the step bar instead, in navigation.test.js.
@@ -114,6 +114,10 @@ describe('"Start here" workflows against the local svc', () => {
   it('element: the two-phase upload, with a file chooser, to ACTIVE', async () => {
     const urls = await walk('element', 'two-phase-upload', async (stepId, op) => {
       if (stepId === 'upload') {
+        // Until a file is chosen, the step bar says the step needs one (not "not run yet").
+        expect(await page.locator('.svc-stepbar .svc-stepbar-state').innerText()).toBe(
+          'needs a file: choose it under Request body ("Choose File"), then Execute',
+        );
         // The container of the previous answer is filled in; the user picks the file.
         expect(await op.locator('tr[data-param-name="X-Svc-Destination-Container"] input').inputValue()).toMatch(
           /^[0-9a-f-]{36}$/,
@@ -125,7 +129,7 @@ describe('"Start here" workflows against the local svc', () => {
     });
     const imageUuid = /\/v0\.8\/images\/([0-9a-f-]{36})$/.exec(urls.image)?.[1];
     expect(imageUuid).toBeDefined();
-    expect(urls.upload).toBe(`${explorer.url}local/api/svc/v0.8/images/${imageUuid}/upload`);
+    expect(urls.upload).toBe(`${simulator.url}/api/svc/v0.8/images/${imageUuid}/upload`);
     expect(urls.active).toBe(urls.image);
     // The panel with every state shown passes axe-core too (no serious or critical violation).
     await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
@@ -142,9 +146,9 @@ describe('"Start here" workflows against the local svc', () => {
 
   it('objects: enable the service, look up the cluster and subnets (central), create the store, follow it to COMPLETE', async () => {
     const urls = await walk('objects', 'objectstore-deploy');
-    expect(urls.enable).toBe(`${explorer.url}local/api/svc/v3/services/oss`);
-    expect(urls.create).toBe(`${explorer.url}local/oss/api/svc/v3/objectstores`);
-    expect(urls.follow).toMatch(/\/local\/oss\/api\/svc\/v3\/objectstores\/[0-9a-f-]{36}$/);
+    expect(urls.enable).toBe(`${simulator.url}/api/svc/v3/services/oss`);
+    expect(urls.create).toBe(`${simulator.url}/oss/api/svc/v3/objectstores`);
+    expect(urls.follow).toMatch(/\/oss\/api\/svc\/v3\/objectstores\/[0-9a-f-]{36}$/);
   });
 
   it("outside a workflow, an answer's OpenAPI links open the next operation with its values", async () => {
@@ -171,7 +175,7 @@ describe('"Start here" workflows against the local svc', () => {
     await get.locator('button.execute').click();
     await expect
       .poll(() => get.locator('.request-url pre').first().innerText())
-      .toBe(`${explorer.url}local/api/svc/v3/tasks/${task}`);
+      .toBe(`${simulator.url}/api/svc/v3/tasks/${task}`);
     await expect
       .poll(() => get.locator('.live-responses-table tr.response .response-col_status').first().innerText())
       .toBe('200');
@@ -185,7 +189,7 @@ describe('"Start here" workflows against the local svc', () => {
     ]) {
       await samples.getByRole('tab', { name: label }).click();
       const source = await samples.locator('pre').innerText();
-      expect(source).toContain(`${explorer.url}local/api/svc/v3`);
+      expect(source).toContain(`${simulator.url}/api/svc/v3`);
       const out = await runSample(lang, source, { user: simulator.user, password: PASSWORD });
       expect(out, `${label}:\n${source}\n${out.stderr}`).toMatchObject({ status: 0 });
       expect(out.stdout).toContain(task);

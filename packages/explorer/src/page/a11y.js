@@ -51,6 +51,19 @@ export function fixAccessibility(root) {
     const path = block?.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '';
     table.setAttribute('aria-label', ('Responses of ' + method + ' ' + path).trim());
   }
+  // Authorize's dialog: its x button has no text, and its buttons' names must start with what
+  // they show (axe button-name, label-content-name-mismatch: voice control says what it sees).
+  for (const close of root.querySelectorAll('.modal-ux button.close-modal:not([aria-label])'))
+    close.setAttribute('aria-label', 'Close');
+  for (const button of root.querySelectorAll('.modal-ux button.modal-btn[aria-label]')) {
+    const text = button.textContent.trim();
+    const label = button.getAttribute('aria-label') ?? '';
+    if (text && !label.toLowerCase().startsWith(text.toLowerCase()))
+      button.setAttribute('aria-label', text + ': ' + label.toLowerCase());
+  }
+  // Its "Authorized" is an h6 under the scheme's h4: announced (and ordered) as an h5.
+  for (const heading of root.querySelectorAll('.modal-ux h6:not([aria-level])'))
+    heading.setAttribute('aria-level', '5');
   // Code and example blocks scroll sideways: the keyboard must be able to reach them.
   for (const block of root.querySelectorAll('pre.microlight:not([tabindex]), .highlight-code > pre:not([tabindex])'))
     block.setAttribute('tabindex', '0');

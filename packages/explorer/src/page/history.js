@@ -2,11 +2,14 @@
 // kept in sessionStorage and replayable. Credentials are never part of it: an entry is built from
 // the form's values (the live samples' request), never from the request Swagger UI sent, which
 // carries the Authorization header. ES module.
+import { answerOf } from './answer.js';
+import { answerLinks } from './links.js';
 import { liveRequest } from './requests.js';
 import { revealOperation } from './reveal.js';
 import { setParameters, showOperation, whenResolved } from './runner.js';
 import { requestUrl } from './samples.js';
-import { HISTORY_KEY, indexByApi, notify, page, readSession, writeSession } from './state.js';
+import { HISTORY_KEY, indexByApi, notify, page, readSession, specObject, writeSession } from './state.js';
+import { uuidsOf } from './uuid-sources.js';
 
 /** How many requests the history keeps (the oldest go first). */
 export const HISTORY_LIMIT = 20;
@@ -28,6 +31,8 @@ export const PREVIEW_CHARS = 400;
  *   sent (a file by its name only: its bytes are not kept)
  * @property {number} status the answer's HTTP status (0: no answer)
  * @property {string} preview the start of the answer's text
+ * @property {{ kind: string, uuid: string }[]} [uuids] the UUIDs the answer names (uuid-sources.js),
+ *   which later forms take
  */
 
 /** @returns {HistoryEntry[]} the history of this tab, newest first */
@@ -40,7 +45,7 @@ export function historyEntries() {
  * The history entry of an answer: the request from the form's values, without credentials.
  * @param {import('./samples.js').SampleRequest} request
  * @param {{ status?: number, text?: unknown }} response Swagger UI's response
- * @param {{ operationId: string, id: number, at: string }} meta
+ * @param {{ operationId: string, id: number, at: string, uuids?: HistoryEntry['uuids'] }} meta
  * @returns {HistoryEntry}
  */
 export function historyEntry(request, response, meta) {
@@ -57,6 +62,7 @@ export function historyEntry(request, response, meta) {
     body: !body ? null : body.kind === 'json' ? { kind: 'json', value: body.value } : { kind: 'file', file: body.file },
     status: Number(response.status) || 0,
     preview: typeof response.text === 'string' ? response.text.slice(0, PREVIEW_CHARS) : '',
+    uuids: meta.uuids ?? [],
   };
 }
 
@@ -76,11 +82,18 @@ export function recordHistory(system, path, method, response) {
   if (!operationId) return;
   const entries = historyEntries();
   const id = Math.max(0, ...entries.map((e) => e.id)) + 1;
-  const entry = historyEntry(liveRequest(system, path, method), response, {
-    operationId,
-    id,
-    at: new Date().toISOString(),
-  });
+  const request = liveRequest(system, path, method);
+  const answer = answerOf(response);
+  const uuids =
+    answer.status >= 200 && answer.status < 300
+      ? uuidsOf({
+          path,
+          params: Object.fromEntries(request.params.path.map((p) => [p.name, String(p.value)])),
+          body: answer.body,
+          links: answerLinks(specObject(system), operations, path, method, answer),
+        })
+      : [];
+  const entry = historyEntry(request, response, { operationId, id, at: new Date().toISOString(), uuids });
   writeSession(HISTORY_KEY, [entry, ...entries].slice(0, HISTORY_LIMIT));
   notify();
 }

@@ -2,9 +2,10 @@
 // its imports into dist/explorer.js (one classic script, so that the page also works opened from
 // disk), after `window.SVC_EXPLORER = { apis: [{ api, name, url }], index: [...] }`.
 import { keepAccessible } from './a11y.js';
+import { checkOperationLink, showNotice } from './notices.js';
 import { ExplorerPlugin } from './plugin.js';
 import { fromDisk, requestInterceptor } from './requests.js';
-import { config, initial, pageParams, pageWindow, unknownApi } from './state.js';
+import { config, initial, pageParams, pageWindow, subscribe, unknownApi } from './state.js';
 
 /**
  * Opened from disk (a downloaded CI artifact), the browser refuses fetch() of file: URLs: the
@@ -65,24 +66,23 @@ function start(urls) {
     onComplete: () => {
       if (pageReady) return;
       pageReady = true;
-      if (unknownApi) {
-        const notice = document.createElement('p');
-        notice.className = 'svc-notice';
-        notice.setAttribute('role', 'alert');
-        notice.textContent = unknownApi;
-        document.getElementById('swagger-ui').prepend(notice);
-      }
+      if (unknownApi) showNotice('api', { text: unknownApi });
+      subscribe(checkOperationLink);
       keepAccessible(document.getElementById('swagger-ui'));
-      // "/" focuses the search, as on GitHub and MDN (not while typing into a field).
+      // Ctrl+K (Cmd+K) focuses the search from anywhere, as in Scalar and many documentation
+      // sites; "/" too, as on GitHub and MDN, when not typing into a field.
       document.addEventListener('keydown', (event) => {
-        if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey) return;
         const target = /** @type {HTMLElement} */ (event.target);
-        if (target.closest?.('input, textarea, select, [contenteditable]')) return;
-        const input = document.getElementById('svc-search-input');
+        const slash = event.key === '/' && !event.ctrlKey && !event.metaKey && !event.altKey;
+        const ctrlK = event.key.toLowerCase() === 'k' && (event.ctrlKey || event.metaKey) && !event.altKey;
+        if (!ctrlK && !(slash && !target.closest?.('input, textarea, select, [contenteditable]'))) return;
+        const input = /** @type {HTMLInputElement | null} */ (document.getElementById('svc-search-input'));
         if (!input) return;
         event.preventDefault();
-        input.closest('details')?.setAttribute('open', '');
+        const tree = input.closest('nav')?.querySelector('details.svc-nav-tree');
+        if (tree && !(/** @type {HTMLDetailsElement} */ (tree).open)) tree.setAttribute('open', '');
         input.focus();
+        input.select();
       });
       // A link pasted into the address bar of an open page changes only the fragment: open it too.
       window.addEventListener('hashchange', () => {

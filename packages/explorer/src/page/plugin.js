@@ -1,11 +1,32 @@
 // Swagger UI's house plugin: only wiring (actions wrapped, components placed). ES module.
 import { subdocument } from '@svc/oas';
-import { createComponents } from './components.js';
+import { AuthorizationDialog, AuthorizeWithUser } from './components/authorize.js';
+import { CodeSamples } from './components/code-samples.js';
+import { ExecuteWithFileCheck } from './components/execute.js';
+import { Explanation } from './components/explanation.js';
+import { FollowLinks } from './components/follow-links.js';
+import { Logo, layoutOf } from './components/layout.js';
+import { NamedDownload } from './components/named-download.js';
+import { OperationsOrNoMatch } from './components/no-match.js';
+import { PrefilledParameter } from './components/prefilled-parameter.js';
+import { useReact } from './components/react.js';
+import { SelfSignedToggle } from './components/self-signed.js';
 import { paramErrors, validationMessages } from './errors.js';
 import { recordHistory } from './history.js';
-import { displayedRequest, forgetAuth, opsFilter, rememberAuth, restoreAuth } from './requests.js';
-import { recordStepAnswer, resumeWorkflow } from './runner.js';
-import { apiChosen, pageWindow } from './state.js';
+import { localExampleBody } from './local-examples.js';
+import { checkOperationLink } from './notices.js';
+import {
+  displayedRequest,
+  forgetAuth,
+  localSvcUrl,
+  opsFilter,
+  rememberAuth,
+  restoreAuth,
+  serverInfo,
+  serverInfoKnown,
+} from './requests.js';
+import { onLocalSvc, recordStepAnswer, resumeWorkflow } from './runner.js';
+import { apiChosen, pageWindow, specObject } from './state.js';
 
 /**
  * The house plugin of Swagger UI: wires the page state, the workflow runner and the components
@@ -15,19 +36,8 @@ import { apiChosen, pageWindow } from './state.js';
 export function ExplorerPlugin(system) {
   const React = system.React;
   const h = React.createElement;
-  const {
-    Logo,
-    SvcLayout,
-    CodeSamples,
-    Explanation,
-    LiveCurl,
-    FollowLinks,
-    AuthorizeWithUser,
-    NamedDownload,
-    OperationsOrNoMatch,
-    ExecuteWithFileCheck,
-    SelfSignedToggle,
-  } = createComponents(system);
+  useReact(React);
+  const SvcLayout = layoutOf(system);
 
   /** @type {((spec: any, path: string[], options?: any) => Promise<any>) | undefined} */
   let resolveSubtree;
@@ -80,6 +90,38 @@ export function ExplorerPlugin(system) {
           },
         },
       },
+      oas3: {
+        wrapActions: {
+          // Against the local svc, an example body fetches what the local svc serves itself.
+          setRequestBodyValue:
+            (ori, sys) =>
+            ({ value, pathMethod }) => {
+              // Filled before the page knows whether a local svc runs: again once it does.
+              if (!serverInfoKnown())
+                serverInfo.then(() => {
+                  if (sys.oas3Selectors.requestBodyValue(...pathMethod) === value)
+                    sys.oas3Actions.setRequestBodyValue({ value, pathMethod });
+                });
+              const local = localSvcUrl();
+              const shown =
+                local && onLocalSvc(sys) ? localExampleBody(specObject(sys), pathMethod, value, local) : value;
+              return ori({ value: shown, pathMethod });
+            },
+          // A server picked after the forms were filled: their example bodies follow it.
+          setSelectedServer: (ori, sys) => (payload) => {
+            const result = ori(payload);
+            const data = sys.getState().getIn(['oas3', 'requestData']);
+            data?.forEach((methods, path) => {
+              methods.forEach((request, method) => {
+                const value = request.get('bodyValue');
+                if (typeof value === 'string')
+                  sys.oas3Actions.setRequestBodyValue({ value, pathMethod: [path, method] });
+              });
+            });
+            return result;
+          },
+        },
+      },
       spec: {
         // One message for a bad UUID in the list under Execute (see paramErrors below).
         wrapSelectors: {
@@ -97,6 +139,7 @@ export function ExplorerPlugin(system) {
             queueMicrotask(() => {
               restoreAuth(sys);
               resumeWorkflow(sys);
+              checkOperationLink();
             });
             return result;
           },
@@ -111,16 +154,17 @@ export function ExplorerPlugin(system) {
     },
     wrapComponents: {
       authorizeBtn: (Original, sys) => (props) => h(AuthorizeWithUser, { Original, sys, props }),
+      authorizationPopup: (Original) => (props) => h(AuthorizationDialog, { Original, props }),
       RequestSnippets: () => () => null,
       responseBody: (Original) => (props) => h(NamedDownload, { Original, props }),
       responses: (Original, sys) => (props) =>
         h(React.Fragment, null, h(CodeSamples, { sys, path: props.path, method: props.method }), h(Original, props)),
+      // The one curl of an Execute is the samples' (above the responses): Swagger UI's own is left out.
       liveResponse: (Original, sys) => (props) =>
         h(
           React.Fragment,
           null,
           props.response ? h(Explanation, { response: props.response, sys }) : null,
-          props.response ? h(LiveCurl, { sys, path: props.path, method: props.method }) : null,
           h(Original, props),
           props.response
             ? h(FollowLinks, { sys, response: props.response, path: props.path, method: props.method })
@@ -135,6 +179,7 @@ export function ExplorerPlugin(system) {
         return h(Original, fixed === errors ? props : { ...props, errors: list.clear().push(...fixed) });
       },
       execute: (Original, sys) => (props) => h(ExecuteWithFileCheck, { Original, sys, props }),
+      parameterRow: (Original, sys) => (props) => h(PrefilledParameter, { Original, sys, props }),
       // What Swagger UI renders before its <main> goes in named regions: all content in landmarks.
       ServersContainer: (Original) => (props) =>
         h(

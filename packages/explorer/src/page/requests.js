@@ -45,14 +45,44 @@ export const serverInfo = fromDisk
       .then((r) => (r.ok ? r.json() : { forward: false }))
       .catch(() => ({ forward: false }));
 
+/** The local svc's own origin once /explorer-server.json has answered (null: no local svc). */
+let localSvcOrigin = null;
+/** Whether /explorer-server.json has answered (`localSvcOrigin` is final). */
+let infoSettled = false;
+serverInfo.then((info) => {
+  localSvcOrigin = info.localSvcUrl ? new URL(info.localSvcUrl).origin : null;
+  infoSettled = true;
+});
+
+/** Whether what the serving process offers is known yet (else `serverInfo` settles later). */
+export const serverInfoKnown = () => infoSettled;
+
+/** The local svc's own origin (`https://127.0.0.1:9440`), or null when none runs beside the explorer. */
+export const localSvcUrl = () => localSvcOrigin;
+
+/** Whether a URL is the local svc's (the first server when one runs beside the explorer). */
+export function isLocalSvc(url) {
+  try {
+    return localSvcOrigin !== null && new URL(url, location.href).origin === localSvcOrigin;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Requests to another origin (a real endpoint) go through the explorer server's /forward/
- * when it offers it: no CORS needed, and a self-signed certificate can be accepted.
+ * Requests to the local svc go through the explorer's /local/ (which trusts its certificate);
+ * requests to another origin (a real endpoint) through its /forward/ when it offers it: no CORS
+ * needed, and a self-signed certificate can be accepted. The page shows the URL asked for.
  */
 export async function requestInterceptor(req) {
   req.curlOptions = [];
   if (!isOtherOrigin(req.url)) return req;
   const info = await serverInfo;
+  if (isLocalSvc(req.url)) {
+    const url = new URL(req.url);
+    req.url = location.origin + '/local' + url.pathname + url.search;
+    return req;
+  }
   if (!info.forward) return req;
   const url = new URL(req.url);
   req.url = location.origin + '/forward/' + url.protocol.replace(':', '') + '/' + url.host + url.pathname + url.search;
@@ -60,8 +90,12 @@ export async function requestInterceptor(req) {
   return req;
 }
 
-/** Whether curl (and so every sample) skips TLS verification for a URL: https, ticked self-signed. */
-export const insecureFor = (url) => selfSigned() && /^https:/i.test(absolute(url)) && isOtherOrigin(url);
+/**
+ * Whether curl (and so every sample) skips TLS verification for a URL: the local svc (its
+ * certificate is its own), or an https endpoint with "Self-signed certificate" ticked.
+ */
+export const insecureFor = (url) =>
+  /^https:/i.test(absolute(url)) && (isLocalSvc(url) || (selfSigned() && isOtherOrigin(url)));
 
 /**
  * The request as the page shows it (Request URL and curl): the endpoint the user chose, `-u
@@ -202,4 +236,26 @@ export function forgetAuth(names) {
   const saved = readSession(AUTH_KEY, {});
   for (const name of Array.isArray(names) ? names : toJS(names) || []) delete saved[name];
   writeSession(AUTH_KEY, saved);
+}
+
+/**
+ * Whether an operation sends a file (its request body is `application/octet-stream` or another
+ * binary type) and none is chosen in its form yet.
+ * @param {any} system Swagger UI's system
+ * @param {string} path
+ * @param {string} method lower case
+ * @returns {boolean}
+ */
+export function fileMissing(system, path, method) {
+  const type = system.oas3Selectors.requestContentType(path, method) || '';
+  const value = system.oas3Selectors.requestBodyValue(path, method);
+  const wantsFile =
+    /octet-stream|^image\/|^application\/x-/.test(type) ||
+    (!type &&
+      Boolean(
+        system.specSelectors
+          .operationWithMeta(path, method)
+          .getIn(['requestBody', 'content', 'application/octet-stream']),
+      ));
+  return wantsFile && !(value && typeof value === 'object' && typeof value.size === 'number');
 }

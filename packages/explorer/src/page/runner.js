@@ -2,7 +2,8 @@
 // recorded per step in this session, opening a step with its values filled in, Executing it and
 // waiting for its answer. Steps follow answers and renders, never timers. ES module.
 import { exampleOf, mediaKind, operationHash } from '@svc/oas';
-import { serverInfo } from './requests.js';
+import { localSources } from './local-examples.js';
+import { isLocalSvc, serverInfo } from './requests.js';
 import { revealOperation } from './reveal.js';
 import { operationLink } from './search.js';
 import {
@@ -115,29 +116,12 @@ export function showOperation(system, tag, operationId, keep = { workflow: null,
   revealOperation(operationId);
 }
 
-/** Where the local svc serves its sample image (the simulator's GET /samples/cirros.img). */
-export const SAMPLE_IMAGE_PATH = '/samples/cirros.img';
-
-/**
- * Against the local svc, a body's `source_uri` points at the image the local svc itself serves,
- * not at the internet.
- * @param {any} body the step's request body (changed)
- * @param {string} localSvc the local svc's own origin (explorer-server.json `localSvcUrl`)
- */
-export function localSources(body, localSvc) {
-  if (!body || typeof body !== 'object') return;
-  for (const [key, value] of Object.entries(body)) {
-    if (key === 'source_uri' && typeof value === 'string' && /^https?:/i.test(value))
-      body[key] = localSvc.replace(/\/$/, '') + SAMPLE_IMAGE_PATH;
-    else localSources(value, localSvc);
-  }
-}
-
-/** Whether the server selected is the local svc behind this explorer (`/local/...`). */
+/** Whether the server selected is the local svc beside this explorer. */
 export function onLocalSvc(system) {
-  const { oas3Selectors } = system;
-  const server = absolute(oas3Selectors.serverEffectiveValue({ server: oas3Selectors.selectedServer() }) || '');
-  return server.startsWith(location.origin + '/local/');
+  const { oas3Selectors, specSelectors } = system;
+  // before Swagger UI's Servers has picked one, its first (the default) is the one
+  const server = oas3Selectors.selectedServer() || specSelectors.servers()?.first()?.get('url') || '';
+  return isLocalSvc(oas3Selectors.serverEffectiveValue({ server }) || server);
 }
 
 /** Puts the step's inputs into the operation's form (parameters, request body). */
@@ -255,4 +239,26 @@ export function recordStepAnswer(path, method, res) {
   const headers = {};
   for (const [k, v] of Object.entries(res.headers || {})) headers[k.toLowerCase()] = String(v);
   recordAnswer(active.workflow.workflowId, step.stepId, { status: res.status, headers, body });
+}
+
+/**
+ * A link that starts or leaves a workflow of the API shown, followed in the page (no load):
+ * `workflowId` null leaves the workflow followed. Another API's workflow, or a click that asks
+ * for a new tab, is left to the browser.
+ * @param {any} system Swagger UI's system
+ * @param {string} api the link's API
+ * @param {string | null} workflowId
+ * @returns {(event: MouseEvent) => void} the link's click handler
+ */
+export function inPageWorkflowLink(system, api, workflowId) {
+  return (event) => {
+    if (api !== page.api || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    if (workflowId === null) {
+      setUrlParams({ workflow: null, step: null });
+      return;
+    }
+    setUrlParams({ workflow: workflowId, step: '0' }, '');
+    resumeWorkflow(system);
+  };
 }

@@ -1,5 +1,6 @@
 // Search over the operations of every API: the page's sidebar and the operation list use the same
 // matching, on the index the build makes (scripts/search-index.mjs). ES module.
+import uFuzzy from '@leeoniya/ufuzzy';
 import { HTTP_METHODS, operationHash } from '@svc/oas';
 import MiniSearch from 'minisearch';
 
@@ -15,15 +16,40 @@ export function queryWords(query) {
     .filter(Boolean);
 }
 
-/** Per index (the page has one), its MiniSearch engine: built once, on the first query. */
+/** Per index (the page has one), its MiniSearch engine and vocabulary: built once, on the first query. */
 const engines = new WeakMap();
+
+/**
+ * Word matchers of uFuzzy: letters left out inside a word (an abbreviation: "imgs" is images,
+ * "objstore" objectstores), and one typo of any kind (a letter swapped with the next: "uplaod").
+ */
+const ABBREVIATION = new uFuzzy({ intraMode: 0, intraIns: 3 });
+const ONE_TYPO = new uFuzzy({ intraMode: 1 });
+
+/**
+ * The words of the index a query word may stand for: itself, and the words it abbreviates or
+ * misspells, found by uFuzzy over the index's vocabulary (MiniSearch's own fuzziness is edit
+ * distance, which a swap of two letters or an abbreviation exceeds).
+ * @param {string[]} vocabulary the index's words
+ * @param {string} word a query word, lower case (only words of four letters or more stand for others)
+ * @returns {string[]}
+ */
+export function wordsFor(vocabulary, word) {
+  const found = new Set([word]);
+  // a number or version ("v2.0") means itself
+  if (!/^[a-z]{4,}$/.test(word)) return [...found];
+  for (const matcher of [ABBREVIATION, ONE_TYPO]) {
+    for (const i of matcher.filter(vocabulary, word) ?? []) found.add(vocabulary[i]);
+  }
+  return [...found];
+}
 
 /**
  * The full-text engine over every operation of every API: fuzzy (one typo in five letters),
  * prefix matches, every word required, ranked by BM25 with the summary, operationId, path and
  * tag weighing more than the description.
  * @param {{ api: string, operations: Record<string, { tag: string, method: string, path: string, summary: string, text: string }> }[]} index
- * @returns {MiniSearch}
+ * @returns {{ engine: MiniSearch, vocabulary: string[] }}
  */
 function engineOf(index) {
   let engine = engines.get(index);
@@ -38,19 +64,28 @@ function engineOf(index) {
       combineWith: 'AND',
     },
   });
-  engine.addAll(
-    index.flatMap(({ api, operations }) =>
-      Object.entries(operations).map(([operationId, op]) => ({ id: api + ' ' + operationId, api, operationId, ...op })),
-    ),
+  const documents = index.flatMap(({ api, operations }) =>
+    Object.entries(operations).map(([operationId, op]) => ({ id: api + ' ' + operationId, api, operationId, ...op })),
   );
-  engines.set(index, engine);
-  return engine;
+  engine.addAll(documents);
+  const tokenize = MiniSearch.getDefault('tokenize');
+  const vocabulary = [
+    ...new Set(
+      documents.flatMap((d) =>
+        [d.summary, d.operationId, d.path, d.tag, d.text].flatMap((field) => tokenize(String(field).toLowerCase())),
+      ),
+    ),
+  ].filter(Boolean);
+  const built = { engine, vocabulary };
+  engines.set(index, built);
+  return built;
 }
 
 /**
  * The operations of every API that match a query, best first: a method word (`get`) keeps that
  * method only; the other words must each match a word of the tag, path, operationId, summary or
- * description, allowing a typo ("imges") or a prefix ("stor").
+ * description, allowing a typo ("imges", "uplaod"), a prefix ("stor") or an abbreviation ("imgs",
+ * "objstore").
  * @param {{ api: string, name: string, operations: Record<string, { tag: string, method: string, path: string, summary: string, text: string }> }[]} index
  * @param {string} query
  * @returns {{ api: string, name: string, operations: { operationId: string, tag: string, method: string, path: string, summary: string }[] }[]}
@@ -60,12 +95,24 @@ export function search(index, query) {
   const words = queryWords(query);
   // a query word that is an HTTP method matches the method only (not `target` or `images_get`)
   const methods = words.filter((w) => HTTP_METHODS.includes(/** @type {any} */ (w)));
-  const text = words.filter((w) => !HTTP_METHODS.includes(/** @type {any} */ (w))).join(' ');
-  const ranked = text
-    ? engineOf(index)
-        .search(text)
-        .map((hit) => ({ api: hit.api, operationId: hit.operationId }))
-    : index.flatMap(({ api, operations }) => Object.keys(operations).map((operationId) => ({ api, operationId })));
+  const text = words.filter((w) => !HTTP_METHODS.includes(/** @type {any} */ (w)));
+  let ranked;
+  if (text.length) {
+    const { engine, vocabulary } = engineOf(index);
+    // every query word must match, as itself or as one of the words it may stand for
+    const query = {
+      combineWith: 'AND',
+      // (a word MiniSearch splits, as "v2.0", needs all its parts)
+      queries: text.map((w) => ({
+        combineWith: 'OR',
+        queries: wordsFor(vocabulary, w).map((c) => ({ combineWith: 'AND', queries: [c] })),
+      })),
+    };
+    ranked = engine.search(/** @type {any} */ (query)).map((hit) => ({ api: hit.api, operationId: hit.operationId }));
+  } else
+    ranked = index.flatMap(({ api, operations }) =>
+      Object.keys(operations).map((operationId) => ({ api, operationId })),
+    );
   return index.map(({ api, name, operations }) => ({
     api,
     name,

@@ -27,6 +27,7 @@ export const AUTH_KEY = 'svc-explorer.auth';
 export const INSECURE_KEY = 'svc-explorer.self-signed';
 export const ANSWERS_KEY = 'svc-explorer.workflow-answers';
 export const HISTORY_KEY = 'svc-explorer.history';
+export const NAV_OPEN_KEY = 'svc-explorer.nav-open';
 export const FORWARD_HEADER = 'X-Svc-Explorer-Forward';
 export const indexByApi = Object.fromEntries(config.index.map((entry) => [entry.api, entry]));
 
@@ -159,9 +160,10 @@ export function isBasic(schema) {
 export function apiChosen(url) {
   const entry = config.apis.find((a) => absolute(a.url) === absolute(url));
   if (!entry) return;
+  const switched = entry.api !== page.api;
   page.api = entry.api;
   // After the top bar's own address-bar update (urls.primaryName), which runs after its action
-  // returns: the API switch, not a workflow step.
-  setTimeout(() => setUrlParams({ api: entry.api }), 0);
-  if (entry.api !== initial.api) document.querySelector('.svc-notice')?.remove();
+  // returns: the API switch, not a workflow step. Another API leaves the operation of the last.
+  setTimeout(() => setUrlParams({ api: entry.api }, switched ? '' : location.hash), 0);
+  if (entry.api !== initial.api) document.querySelector('.svc-notice[data-kind="api"]')?.remove();
 }

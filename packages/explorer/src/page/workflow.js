@@ -106,7 +106,8 @@ export function stepState(step, answer) {
  * `$response.header.<name>` read from it, other values as they are.
  * @param {{ operationId?: string, parameters?: Record<string, any> }} link
  * @param {{ headers: Record<string, string>, body: any }} answer
- * @returns {{ name: string, value: any }[] | null} `null` when a value is not in the answer
+ * @returns {{ name: string, in?: string, value: any }[] | null} `in` for a name qualified with its
+ *   location (`header.X-Svc-Destination-Container`); `null` when a value is not in the answer
  */
 export function linkValues(link, answer) {
   const out = [];
@@ -116,7 +117,8 @@ export function linkValues(link, answer) {
       { this: answer },
     );
     if (!r.found) return null;
-    out.push({ name: name.replace(/^(path|query|header)\./, ''), value: r.value });
+    const qualified = /^(path|query|header|cookie)\.(.+)$/.exec(name);
+    out.push(qualified ? { name: qualified[2], in: qualified[1], value: r.value } : { name, value: r.value });
   }
   return out;
 }

@@ -39,8 +39,9 @@ export async function runSample(lang, source, { user = 'admin', password = 'secr
   }
   try {
     return await new Promise((resolve) => {
-      // The limit only ends a hang: at a load average of 28 a curl to Prism took over 30 s.
-      execFile(command[0], command[1], { env, timeout: 600_000 }, (error, stdout, stderr) => {
+      // The limit only ends a hang: at a load average of 28 a curl to Prism took over 30 s, and
+      // `go run` builds first.
+      execFile(command[0], command[1], { env, timeout: 120_000 }, (error, stdout, stderr) => {
         resolve({ status: error ? (error.code ?? null) : 0, stdout, stderr });
       });
     });

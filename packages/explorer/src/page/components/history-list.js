@@ -1,0 +1,50 @@
+// The requests of this tab to the API shown, newest first, each with Replay (the sidebar's
+// "History of this tab"). ES module.
+import { historyEntries, replay } from '../history.js';
+import { page } from '../state.js';
+import { h, useLocation } from './react.js';
+
+/** @param {{ sys: any }} props */
+export function HistoryList({ sys }) {
+  useLocation();
+  const entries = historyEntries().filter((e) => e.api === page.api);
+  if (!entries.length) return null;
+  return h(
+    'details',
+    // open beside the operations; on a phone it would take the sticky sidebar's room
+    { className: 'svc-history', open: window.matchMedia?.('(min-width: 900px)').matches ?? true },
+    h('summary', null, 'History of this tab (' + entries.length + ')'),
+    h(
+      'ol',
+      null,
+      entries.map((entry) => {
+        const action = entry.body?.kind === 'file' ? 'Open' : 'Replay';
+        const time = entry.at.slice(11, 19);
+        return h(
+          'li',
+          { key: entry.id, 'data-history': entry.id },
+          h('span', { className: 'svc-method svc-method-' + entry.method }, entry.method.toUpperCase()),
+          ' ',
+          h('code', { className: 'svc-history-url', title: entry.url }, entry.path),
+          ' ',
+          h('span', { className: 'svc-history-status' }, entry.status ? String(entry.status) : 'no answer'),
+          ' ',
+          h('time', { dateTime: entry.at }, time),
+          ' ',
+          h(
+            'button',
+            {
+              type: 'button',
+              className: 'btn svc-history-replay',
+              // The name starts with the visible word (axe label-content-name-mismatch).
+              'aria-label': action + ' ' + entry.method.toUpperCase() + ' ' + entry.path + ' of ' + time,
+              onClick: () => replay(sys, entry),
+            },
+            action,
+          ),
+          entry.preview ? h('pre', { className: 'svc-history-preview', tabIndex: 0 }, entry.preview) : null,
+        );
+      }),
+    ),
+  );
+}

@@ -1,0 +1,180 @@
+// The sidebar: the search over every API, the APIs with their workflows, tags and operations (or
+// the matches of the search), and the history of this tab. ES module.
+import { inPageWorkflowLink, showOperation } from '../runner.js';
+import { operationLink, queryWords, search } from '../search.js';
+import { config, NAV_OPEN_KEY, page, readSession, setUrlParams, writeSession } from '../state.js';
+import { HistoryList } from './history-list.js';
+import { h, react, useLocation, useStoreUpdates } from './react.js';
+
+/**
+ * Whether the operations menu is open: as the user last left it in this tab, else open on a wide
+ * screen and closed on a phone (where it would push the operations off the first screen).
+ * @returns {boolean}
+ */
+export function navOpen() {
+  const chosen = readSession(NAV_OPEN_KEY, null);
+  if (typeof chosen === 'boolean') return chosen;
+  return window.matchMedia?.('(min-width: 900px)').matches ?? true;
+}
+
+/** The link of a workflow's first step. */
+const workflowLink = (api, workflowId) => '?api=' + api + '&workflow=' + encodeURIComponent(workflowId) + '&step=0';
+
+/** @param {{ sys: any }} props */
+export function Sidebar({ sys }) {
+  const { React } = react;
+  useStoreUpdates(sys);
+  useLocation();
+  const query = sys.layoutSelectors.currentFilter();
+  const q = typeof query === 'string' ? query : '';
+  const [draft, setDraft] = React.useState(q);
+  const [open, setOpen] = React.useState(navOpen);
+  const onSearch = (event) => {
+    const value = event.target.value;
+    setDraft(value);
+    sys.layoutActions.updateFilter(value);
+    setUrlParams({ q: value || null });
+  };
+  const hash = decodeURIComponent(location.hash);
+  const opItem = (api, op) => {
+    const href = operationLink(api, op.tag, op.operationId, q ? { q } : {});
+    const current = api === page.api && hash === '#/' + op.tag + '/' + op.operationId;
+    const onClick = (event) => {
+      if (api !== page.api || event.metaKey || event.ctrlKey || event.shiftKey) return; // another API: a page load
+      event.preventDefault();
+      showOperation(sys, op.tag, op.operationId);
+    };
+    return h(
+      'li',
+      { key: api + op.operationId },
+      h(
+        'a',
+        { href, onClick, className: 'svc-nav-op', 'aria-current': current ? 'true' : undefined },
+        h('span', { className: 'svc-method svc-method-' + op.method }, op.method.toUpperCase()),
+        h('span', { className: 'svc-nav-op-name' }, op.summary || op.operationId),
+      ),
+    );
+  };
+  let tree;
+  if (queryWords(q).length) {
+    const results = search(config.index, q);
+    const total = results.reduce((n, r) => n + r.operations.length, 0);
+    tree = h(
+      'div',
+      { className: 'svc-results' },
+      h(
+        'p',
+        { className: 'svc-results-count', role: 'status' },
+        total
+          ? total + ' operation' + (total === 1 ? '' : 's') + ' match' + (total === 1 ? 'es' : '')
+          : 'Nothing matches "' + q + '" in any API.',
+      ),
+      results
+        .filter((r) => r.operations.length)
+        .map((r) =>
+          h(
+            'section',
+            { key: r.api, className: 'svc-nav-api' },
+            h('h2', null, r.name + ' (' + r.operations.length + ')'),
+            h(
+              'ul',
+              null,
+              r.operations.map((op) => opItem(r.api, op)),
+            ),
+          ),
+        ),
+    );
+  } else {
+    tree = config.index.map((entry) =>
+      h(
+        'section',
+        { key: entry.api, className: 'svc-nav-api' + (entry.api === page.api ? ' current' : '') },
+        h(
+          'h2',
+          null,
+          h(
+            'a',
+            { href: '?api=' + entry.api, 'aria-current': entry.api === page.api ? 'page' : undefined },
+            entry.name,
+          ),
+        ),
+        entry.workflows.length
+          ? h(
+              'ul',
+              { className: 'svc-nav-workflows' },
+              entry.workflows.map((w) =>
+                h(
+                  'li',
+                  { key: w.workflowId },
+                  h(
+                    'a',
+                    {
+                      href: workflowLink(entry.api, w.workflowId),
+                      className: 'svc-nav-workflow',
+                      onClick: inPageWorkflowLink(sys, entry.api, w.workflowId),
+                    },
+                    'Start here: ' + w.summary,
+                  ),
+                ),
+              ),
+            )
+          : null,
+        entry.api === page.api
+          ? entry.tags.map((tag) =>
+              h(
+                'details',
+                { key: tag.name, open: true },
+                h('summary', null, tag.name),
+                h(
+                  'ul',
+                  null,
+                  tag.operations.map((id) => opItem(entry.api, { ...entry.operations[id], operationId: id })),
+                ),
+              ),
+            )
+          : null,
+      ),
+    );
+  }
+  return h(
+    'nav',
+    { className: 'svc-sidebar', 'aria-label': 'APIs and operations' },
+    h(
+      'div',
+      { className: 'svc-search', role: 'search' },
+      h('label', { htmlFor: 'svc-search-input' }, 'Search all APIs'),
+      h('input', {
+        id: 'svc-search-input',
+        type: 'search',
+        value: draft,
+        onChange: onSearch,
+        autoComplete: 'off',
+        placeholder: 'e.g. upload, get v2.0, task status',
+        'aria-describedby': 'svc-search-help',
+        'aria-keyshortcuts': 'Control+K /',
+      }),
+      h(
+        'p',
+        { id: 'svc-search-help', className: 'svc-search-help' },
+        'Matches tags, methods, paths, operationIds, summaries and descriptions (Ctrl+K or / to search).',
+      ),
+    ),
+    h(
+      'details',
+      {
+        className: 'svc-nav-tree',
+        open,
+        // The user's choice stays over an API switch (a page load) in this tab.
+        onToggle: (event) => {
+          const now = event.currentTarget.open;
+          if (now === open) return;
+          setOpen(now);
+          writeSession(NAV_OPEN_KEY, now);
+        },
+      },
+      h('summary', null, 'Browse APIs and operations'),
+      tree,
+    ),
+    h(HistoryList, { sys }),
+  );
+}
