@@ -107,6 +107,13 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
   // WAL: readers never wait for the writer; NORMAL is durable across a process kill (not a power cut).
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
+  // A checkpoint (the WAL copied into the database, then fsync) every 10,000 pages, not SQLite's
+  // 1,000: each create commits three times (the image with its task, RUNNING, the end) and its
+  // attribute rows dirty some 20 pages, so the default checkpointed every ~20 creates, and the
+  // fsyncs held creates at 141/s here, against 426/s with this (and 502/s with no fsync at all).
+  // The WAL file is cut back to 64 MiB after a checkpoint.
+  db.exec('PRAGMA wal_autocheckpoint = 10000');
+  db.exec(`PRAGMA journal_size_limit = ${64 * 1024 * 1024}`);
   db.exec(`CREATE TABLE IF NOT EXISTS documents (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     kind TEXT NOT NULL,
