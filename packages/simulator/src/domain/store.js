@@ -163,6 +163,7 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
     get: db.prepare('SELECT doc FROM documents WHERE kind = ? AND uuid = ?'),
     seqOf: db.prepare('SELECT seq FROM documents WHERE kind = ? AND uuid = ?'),
     bySeq: db.prepare('SELECT doc FROM documents WHERE seq = ?'),
+    bySeqs: db.prepare('SELECT seq, doc FROM documents WHERE seq IN (SELECT value FROM json_each(?))'),
     list: db.prepare('SELECT doc FROM documents WHERE kind = ? ORDER BY seq'),
     insert: db.prepare('INSERT INTO documents (kind, uuid, doc) VALUES (?, ?, ?)'),
     replace: db.prepare('UPDATE documents SET doc = ? WHERE seq = ?'),
@@ -294,7 +295,13 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
         ` JOIN attributes f${i} ON f${i}.kind = X.kind AND f${i}.seq = X.seq AND f${i}.name = ? AND f${i}.text = ?`,
     ).join('');
   const countOf = (kind, name, text) => Number(S.count.get(kind, name, text)?.n ?? 0);
-  const docsOf = (seqs) => seqs.map((seq) => parse(S.bySeq.get(seq)));
+  /** The documents of `seqs`, in that order: one statement for a page, not one per document. */
+  const docsOf = (seqs) => {
+    if (seqs.length < 2) return seqs.map((seq) => parse(S.bySeq.get(seq)));
+    const found = new Map();
+    for (const row of S.bySeqs.all(JSON.stringify(seqs))) found.set(Number(row.seq), row);
+    return seqs.map((seq) => parse(found.get(Number(seq))));
+  };
 
   /**
    * One page (see PageQuery). Cost: an index range for the page, read from whichever end is

@@ -325,22 +325,38 @@ export function seedTopology(store, seed, spec = DEFAULT_TOPOLOGY, { replace = f
   }
 }
 
+/** Freezes a record and everything in it: the topology is read by every answer and never written. */
+function frozen(value) {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) frozen(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /**
- * The topology as the APIs read it: clusters, subnets and storage containers (read-only).
+ * The topology as the APIs read it: clusters, subnets and storage containers, read once from the
+ * store (they are seeded before it and never change while the simulator runs; answers read them
+ * for every entity they show) and frozen.
  * @param {import('./store.js').Store} store
  */
 export function createTopology(store) {
+  const byUuid = (kind) => new Map(store.list(kind).map((x) => [x.uuid, frozen(x)]));
+  const clusters = byUuid('cluster');
+  const subnets = byUuid('subnet');
+  const containers = byUuid('container');
+  const home = [...containers.values()][0]?.clusterUuid;
   return {
-    clusters: () => store.list('cluster'),
-    subnets: () => store.list('subnet'),
-    containers: () => store.list('container'),
+    clusters: () => [...clusters.values()],
+    subnets: () => [...subnets.values()],
+    containers: () => [...containers.values()],
     /** @param {string} uuid */
-    cluster: (uuid) => store.get('cluster', uuid),
+    cluster: (uuid) => clusters.get(uuid),
     /** @param {string} uuid */
-    subnet: (uuid) => store.get('subnet', uuid),
+    subnet: (uuid) => subnets.get(uuid),
     /** @param {string | undefined} uuid */
-    container: (uuid) => (uuid ? store.get('container', uuid) : undefined),
+    container: (uuid) => (uuid ? containers.get(uuid) : undefined),
     /** The registered cluster that holds the storage containers and runs the tasks (its UUID). */
-    home: () => store.list('container')[0]?.clusterUuid,
+    home: () => home,
   };
 }
