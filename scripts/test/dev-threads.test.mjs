@@ -30,8 +30,12 @@ describe('startThread', () => {
 
   it('rejects what is pending when closed, saying so', async () => {
     const thread = startThread(fixture);
-    const pending = thread.call({ op: 'wait' });
+    // the expectation first: the call rejects while close() runs, and a rejection nobody awaits yet
+    // is an unhandled one
+    const pending = expect(thread.call({ op: 'wait' })).rejects.toThrow(
+      /^the thread dev-thread-fixture\.mjs was stopped$/,
+    );
     await thread.close();
-    await expect(pending).rejects.toThrow(/^the thread dev-thread-fixture\.mjs was stopped$/);
+    await pending;
   });
 });
