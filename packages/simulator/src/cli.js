@@ -219,6 +219,17 @@ try {
   console.error(`simulator: ${error.message}`);
   process.exit(1);
 }
+// a stop from the instant anything says it listens (a supervisor may send SIGTERM at once)
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  if (opts.readyFile) rmSync(opts.readyFile, { force: true });
+  await sim.close();
+  process.exit(0);
+}
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
 // --print-env keeps stdout for the variables: the human lines go to stderr then
 const say = opts.printEnv ? console.error : console.log;
 const env = envLines(sim, opts, generated);
@@ -250,14 +261,3 @@ say(`           data in ${shown(sim.dataDir)}${tls}`);
 if (opts.faults)
   say(`           faults: ${JSON.stringify(opts.faults)}${opts.seed !== undefined ? ` (seed ${opts.seed})` : ''}`);
 say('Ctrl-C stops it.');
-
-let stopping = false;
-async function stop() {
-  if (stopping) return;
-  stopping = true;
-  if (opts.readyFile) rmSync(opts.readyFile, { force: true });
-  await sim.close();
-  process.exit(0);
-}
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
