@@ -78,15 +78,19 @@ export function createDomain({
 }) {
   const store = openState(dataDir);
   let meta = store.get('meta', 'simulator');
-  if (!meta) {
-    // a new data dir: nothing to upgrade (a start writes nothing more unless something changed)
-    meta = { seed: seed ?? Math.floor(Math.random() * 2 ** 31), schema: SCHEMA };
-    store.put('meta', 'simulator', meta);
-  } else if ((meta.schema ?? 1) < SCHEMA) {
-    const from = meta.schema ?? 1;
+  // documents without a schema are of the first one (a data dir of an older version, or documents
+  // put through openState before a first start)
+  const from = meta
+    ? (meta.schema ?? 1)
+    : ['image', 'task', 'objectstore'].some((kind) => store.count(kind) > 0)
+      ? 1
+      : SCHEMA;
+  if (!meta || from < SCHEMA) {
+    // once: a start writes nothing more unless something changed
+    meta = { seed: meta?.seed ?? seed ?? Math.floor(Math.random() * 2 ** 31), schema: SCHEMA };
     store.batch(() => {
-      upgrade?.(store, from);
-      store.put('meta', 'simulator', { ...meta, schema: SCHEMA });
+      if (from < SCHEMA) upgrade?.(store, from);
+      store.put('meta', 'simulator', meta);
     });
   }
   if (topologySpec) seedTopology(store, meta.seed, checkTopology(topologySpec), { replace: true });
