@@ -37,23 +37,26 @@ export function notFound(kind, uuid) {
 }
 
 /**
- * A URL as it may be shown: without its user info (`user:password@`). The URL is parsed as WHATWG
- * `URL` (and fetch) parse it, so a user name or password with `@`, `:`, `%40` or a space is dropped
- * whole; the rest is shown as that parse reads it. A text that does not parse as a URL keeps its
- * scheme and loses everything from there up to its last `@`.
+ * A URL as it may be shown: without its user info (`user:password@`). A URL with an authority
+ * (`scheme://`) is parsed as WHATWG `URL` (and fetch) parse it, so a user name or password with
+ * `@`, `:`, `%40` or a space is dropped whole, and the rest is shown as that parse reads it. Any
+ * other text (one that does not parse, or a schemeless `user:password@host/path`, which `URL`
+ * reads as the scheme `user:`) keeps its `scheme://` and loses everything up to its last `@`.
  * @param {string} uri  e.g. a `source_uri`
  * @returns {string}  `uri` itself when it carries no user info
  */
 export function withoutCredentials(uri) {
   const text = String(uri);
+  const authority = /^[a-z][a-z0-9+.-]*:[\\/]{2}/i.exec(text)?.[0];
   let url;
   try {
-    url = new URL(text);
+    url = authority ? new URL(text) : undefined;
   } catch {
+    url = undefined;
+  }
+  if (!url) {
     const at = text.lastIndexOf('@');
-    if (at < 0) return text;
-    const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text)?.[0] ?? '';
-    return `${scheme}${text.slice(at + 1)}`;
+    return at < 0 ? text : `${authority ?? ''}${text.slice(at + 1)}`;
   }
   if (url.username === '' && url.password === '') return text;
   url.username = '';
