@@ -1,7 +1,7 @@
 // The simulator in a process of its own for the benchmark, so that its peak RSS is its own.
 //   node sim-child.mjs <dataDir> <password> [<options as JSON>]   (default options: { "http": true })
-// Tells the parent its URL; answers 'rss' with its resident set size now and at its peak, in MB;
-// stops on 'stop'.
+// Tells the parent its URL; answers 'rss' with its resident set size now and at its peak, in MB,
+// and 'cpu' with the CPU time it has used so far (user and system, in microseconds); stops on 'stop'.
 import { startSimulator } from '../src/index.js';
 
 const [dataDir, password, extra] = process.argv.slice(2);
@@ -11,6 +11,10 @@ process.send({ url: sim.url });
 process.on('message', async (message) => {
   if (message === 'rss')
     process.send({ maxRssMB: process.resourceUsage().maxRSS / 1024, rssMB: process.memoryUsage.rss() / 1024 ** 2 });
+  if (message === 'cpu') {
+    const { user, system } = process.cpuUsage();
+    process.send({ cpu: user + system });
+  }
   if (message === 'stop') {
     await sim.close();
     process.exit(0);

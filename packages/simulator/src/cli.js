@@ -23,8 +23,9 @@ function shown(path) {
 
 const USAGE = `Usage: svc-simulator [--host 127.0.0.1] [--port 9440] [--data DIR] [--user admin] [--password P]
          [--task-seconds 3] [--http] [--cert FILE --key FILE] [--faults 503=R,429=R,latency=MS,task-fail=R] [--seed N]
-         [--print-env] [--ready-file FILE] [--topology FILE]
+         [--print-env] [--ready-file FILE] [--topology FILE] [--upload-idle-seconds 60]
 --topology FILE: the clusters and subnets, JSON or YAML (the default is in the simulator's README).
+--upload-idle-seconds: an upload silent this long is abandoned (nothing kept) and answered 408.
 Password: --password, else $SVC_SIM_PASSWORD, else the one kept in <data dir>/password (generated at the first start).
 Environment (a typed option wins): SVC_SIM_HOST, SVC_SIM_PORT, SVC_SIM_DATA, SVC_SIM_TASK_SECONDS, SVC_SIM_TOPOLOGY.
 --print-env: stdout is only SVC_SIM_URL=..., SVC_SIM_USER=..., SVC_SIM_CA=<PEM file> (HTTPS) lines, once listening.
@@ -41,6 +42,19 @@ Data dir default: ${shown(DEFAULT_DATA_DIR)}`;
 function seconds(value, name) {
   const n = value === '' ? NaN : Number(value);
   if (!(Number.isFinite(n) && n >= 0)) throw new UsageError(`--${name} must be a number >= 0; got "${value}"`);
+  return n;
+}
+
+/**
+ * `check` for a number of seconds that must be more than 0.
+ * @param {string} value as typed
+ * @param {string} name the option without dashes
+ * @returns {number}
+ * @throws {UsageError}
+ */
+function positiveSeconds(value, name) {
+  const n = value === '' ? NaN : Number(value);
+  if (!(Number.isFinite(n) && n > 0)) throw new UsageError(`--${name} must be a number > 0; got "${value}"`);
   return n;
 }
 
@@ -110,6 +124,7 @@ function options(argv) {
         'print-env': { type: 'boolean', default: false },
         'ready-file': { type: 'string', check: nonEmpty },
         topology: { type: 'string' },
+        'upload-idle-seconds': { type: 'string', default: '60', check: positiveSeconds },
         help: { type: 'boolean', short: 'h', default: false },
       },
     },
@@ -159,6 +174,7 @@ function options(argv) {
     seed: values.seed,
     printEnv: values['print-env'],
     readyFile: values['ready-file'] && resolve(values['ready-file']),
+    uploadIdleTimeoutMs: values['upload-idle-seconds'] * 1000,
   };
 }
 

@@ -1,22 +1,37 @@
-// The request pipeline, the same for every API: base path -> API, basic auth, faults, the one
-// percent-decoding step, route and validation (from the bundle, through openapi-backend), the one
-// body reader (size limit, depth limit), the operation's handler from the API's adapter, and the
-// one error mapper. It never asks which API it serves: each adapter brings its error body and
-// validation status.
+// The request pipeline, the same for every API and for every sub-request of a batch: base path ->
+// API, route and validation (from the bundle, through openapi-backend), the one body reader (size,
+// depth and time limits), the operation's handler from the API's adapter, and the one error mapper.
+// It never asks which API it serves: each adapter brings its error body and validation status.
+// The wire (`serve`) adds what only a connection has: the limits of its framing, basic auth from
+// the headers alone (before any byte of the body is read), faults, `100 Continue` once the request
+// is accepted, timeouts, and an answer to every request, malformed ones included.
 import { timingSafeEqual } from 'node:crypto';
 import { HTTP_METHODS, isReadOnly, mediaKind } from '@svc/oas';
 import { percentDecode } from './decode.js';
 import { DomainError } from './domain/errors.js';
 import { HttpError, toHttpError } from './errors.js';
+import {
+  HEADER_LIMIT,
+  HEADERS_TIMEOUT_MS,
+  IDLE_TIMEOUT_MS,
+  JSON_BODY_LIMIT,
+  JSON_BODY_TIMEOUT_MS,
+  JSON_DEPTH_LIMIT,
+  KEEP_ALIVE_TIMEOUT_MS,
+  LINGER_BYTES,
+  LINGER_MS,
+  UPLOAD_IDLE_TIMEOUT_MS,
+  URL_LIMIT,
+} from './limits.js';
 
 export { HttpError } from './errors.js';
+export { JSON_BODY_LIMIT, JSON_DEPTH_LIMIT } from './limits.js';
 
-/** Largest JSON request body read, in bytes (production's limit is not shown; 1 MiB is plenty for these APIs). */
-export const JSON_BODY_LIMIT = 1024 * 1024;
-/** Deepest JSON request body accepted (the deepest schema of the APIs is about 8 levels). */
-export const JSON_DEPTH_LIMIT = 64;
-/** Bytes of a refused body read and dropped before answering, so the client sees the answer, not a reset. */
-const DRAIN_LIMIT = 256 * 1024 * 1024;
+// as index.js: an ES import of node:http would load undici and node:http2 with it
+const { STATUS_CODES } = process.getBuiltinModule('node:http');
+
+/** How often Node checks the headers timeout, in ms (its default, 30 s, would let a 20 s limit run to 50). */
+const TIMEOUT_CHECK_MS = 1_000;
 
 /**
  * @typedef {object} Context  what a handler gets
@@ -28,24 +43,29 @@ const DRAIN_LIMIT = 256 * 1024 * 1024;
  * @property {Record<string, string | string[]>} query
  * @property {import('node:http').IncomingHttpHeaders} headers
  * @property {any} body            the parsed JSON body (undefined for none or a binary one)
- * @property {import('node:http').IncomingMessage} req  the request (a binary body is read from it)
+ * @property {import('node:http').IncomingMessage | undefined} req  the request, from which a binary body is
+ *   read (undefined in a batch, which takes no binary body)
+ * @property {number} uploadIdleMs  how long a binary body may be silent before the upload is abandoned, in ms
  * @property {string} origin       the origin the client used, e.g. `https://127.0.0.1:9440`
  * @property {string} user         the basic-auth user
  * @property {() => AbortSignal} gone  aborted when the client goes away (for long polls)
- * @property {(sub: { method: string, path: string, body?: any }) => Promise<{ status: number, body?: any }>} dispatch
- *   runs a sub-request of a batch through the same pipeline (already authenticated)
+ * @property {(sub: { method: string, path: string, body?: any }) => Promise<{ status: number, json: Buffer[] }>} dispatch
+ *   runs a sub-request of a batch through the same pipeline (already authenticated): its status and
+ *   its answer as JSON text in pieces (none: no body)
+ */
+
+/**
+ * @typedef {object} Answer  what a handler resolves (one of `json`, `body`, `stream`, or none of them)
+ * @property {number} status
+ * @property {Record<string, string>} [headers]
+ * @property {string | Buffer | Buffer[]} [json]  the body as JSON text, whole or in pieces (sent as it is)
+ * @property {any} [body]    the body as a value, sent as JSON
+ * @property {import('node:stream').Readable} [stream]  the body as bytes (with its own headers)
  */
 
 /** The body production sends with a 401: an HTML page, not JSON. */
 const UNAUTHORIZED_PAGE =
   '<html><head><title>Error 401 Unauthorized</title></head><body><h2>HTTP ERROR 401</h2></body></html>';
-
-/** Answers JSON. */
-export function sendJson(res, status, body, headers = {}) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
-}
 
 /** `/requestBody/spec/name` + missing `x` -> `spec.name.x`; parameters keep their name. */
 function fieldOf(error) {
@@ -79,8 +99,13 @@ function validationError(status, errors) {
   return new HttpError(status, 'INVALID_REQUEST', `Request could not be processed: ${text}`, details);
 }
 
-const tooLarge = () =>
-  new HttpError(413, 'INVALID_REQUEST', `The request body is larger than the limit of ${JSON_BODY_LIMIT} bytes`);
+const requiredBody = (api) =>
+  validationError(api.adapter.validationStatus, [
+    { instancePath: '/requestBody', keyword: 'required', params: {}, message: 'a JSON request body is required' },
+  ]);
+
+const tooLarge = (limit) =>
+  new HttpError(413, 'INVALID_REQUEST', `The request body is larger than the limit of ${limit} bytes`);
 
 /**
  * Whether a parsed JSON value nests deeper than `limit` (walked with a stack of its own, so any depth is safe).
@@ -100,42 +125,61 @@ function deeperThan(value, limit) {
 }
 
 /**
- * The one body reader: a JSON body up to JSON_BODY_LIMIT bytes and JSON_DEPTH_LIMIT levels.
+ * The one body reader: up to `limit` bytes, whole within `deadlineMs`.
  * @param {import('node:http').IncomingMessage} req
- * @returns {Promise<unknown>} the parsed body; undefined when empty
- * @throws {HttpError} 413 over the size limit; 400 when it is not JSON or nests too deep
+ * @param {{ limit: number, deadlineMs: number, keep: boolean }} o  `keep` false: the bytes are dropped
+ * @returns {Promise<Buffer>} the body (empty when not kept)
+ * @throws {HttpError} 413 over the limit, 408 past the deadline; the request's error when the connection goes
  */
-async function readJson(req) {
-  if (Number(req.headers['content-length']) > JSON_BODY_LIMIT) throw tooLarge();
+function readBody(req, { limit, deadlineMs, keep }) {
   // listeners, not `for await`: leaving that loop early would destroy the request, and the socket with it
-  const chunks = await new Promise((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     const chunks = [];
     let size = 0;
     const stop = () => {
+      clearTimeout(timer);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const fail = (error) => {
+      stop();
+      req.pause();
+      reject(error);
     };
     const onData = (chunk) => {
       size += chunk.length;
-      if (size <= JSON_BODY_LIMIT) return chunks.push(chunk);
-      stop();
-      req.pause();
-      reject(tooLarge());
+      if (size > limit) fail(tooLarge(limit));
+      else if (keep) chunks.push(chunk);
     };
     const onEnd = () => {
       stop();
-      resolve(chunks);
+      resolve(Buffer.concat(chunks));
     };
-    const onError = (error) => {
-      stop();
-      reject(error);
-    };
+    const onError = (error) => fail(error);
+    const onClose = () => fail(new Error('the connection closed before the end of the body'));
+    const timer = setTimeout(
+      () =>
+        fail(
+          new HttpError(408, 'REQUEST_TIMEOUT', `The request body did not arrive whole within ${deadlineMs / 1000} s`),
+        ),
+      deadlineMs,
+    );
     req.on('data', onData);
     req.once('end', onEnd);
     req.once('error', onError);
+    req.once('close', onClose);
   });
-  const text = Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Parses a JSON body's text, within JSON_DEPTH_LIMIT levels.
+ * @param {string} text
+ * @returns {unknown} undefined when blank
+ * @throws {HttpError} 400 when it is not JSON or nests too deep
+ */
+function parseJson(text) {
   if (text.trim() === '') return undefined;
   let body;
   try {
@@ -143,47 +187,27 @@ async function readJson(req) {
   } catch (e) {
     throw new HttpError(400, 'INVALID_REQUEST', `The request body is not valid JSON: ${e.message}`);
   }
-  if (deeperThan(body, JSON_DEPTH_LIMIT))
-    throw new HttpError(400, 'INVALID_REQUEST', `The request body nests deeper than ${JSON_DEPTH_LIMIT} levels`);
+  if (deeperThan(body, JSON_DEPTH_LIMIT)) throw tooDeep();
   return body;
 }
 
+const tooDeep = () =>
+  new HttpError(400, 'INVALID_REQUEST', `The request body nests deeper than ${JSON_DEPTH_LIMIT} levels`);
+
 /**
- * Reads and drops what is left of a request body, up to DRAIN_LIMIT bytes, so that an answer sent
- * before the body was read reaches a client that writes its whole body first.
- * @returns {Promise<boolean>} true when the body was read to its end
+ * What an operation's request body is: JSON, bytes (`application/octet-stream`, an upload) or none.
+ * @returns {'json' | 'binary' | 'none'}
  */
-function drain(req) {
-  if (req.readableEnded || req.destroyed) return Promise.resolve(req.readableEnded);
-  return new Promise((resolve) => {
-    let size = 0;
-    const done = (ended) => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('close', onClose);
-      resolve(ended);
-    };
-    const onData = (chunk) => {
-      size += chunk.length;
-      if (size > DRAIN_LIMIT) {
-        req.pause();
-        done(false);
-      }
-    };
-    const onEnd = () => done(true);
-    const onClose = () => done(req.readableEnded);
-    req.on('data', onData);
-    req.once('end', onEnd);
-    req.once('close', onClose);
-    req.resume();
-  });
+function bodyKind(operation) {
+  const content = operation.requestBody?.content ?? {};
+  return content['application/octet-stream'] ? 'binary' : content['application/json'] ? 'json' : 'none';
 }
 
 const mediaType = (header) => (header ?? '').split(';')[0].trim().toLowerCase();
 /** `/api/svc//v3/batch` -> `/api/svc/v3/batch`, as production's gateway reads it. */
 const collapseSlashes = (pathname) => pathname.replace(/\/{2,}/g, '/');
-/** The query as an object; a repeated key (`entityUuids=a&entityUuids=b`, form style) becomes an array. */
 /**
+ * The query as an object; a repeated key (`entityUuids=a&entityUuids=b`, form style) becomes an array.
  * @param {URLSearchParams} searchParams
  * @returns {Record<string, string | string[]>}
  */
@@ -196,26 +220,110 @@ function queryOf(searchParams) {
 /** The 401 of an API without its own (the element-level API's): production's HTML page. */
 const unauthorizedPage = () => ({ type: 'text/html;charset=utf-8', body: UNAUTHORIZED_PAGE });
 
+/** An answer's JSON text in pieces (none: no body). */
+function piecesOf(answer) {
+  if (answer.json !== undefined)
+    return typeof answer.json === 'string'
+      ? [Buffer.from(answer.json)]
+      : Array.isArray(answer.json)
+        ? answer.json
+        : [answer.json];
+  return answer.body === undefined ? [] : [Buffer.from(JSON.stringify(answer.body))];
+}
+
+/** Bounded memo of a pure function's results (cleared whole when full: the keys are few in use). */
+function memo(size) {
+  const map = new Map();
+  return {
+    get: (key) => map.get(key),
+    set(key, value) {
+      if (map.size >= size) map.clear();
+      map.set(key, value);
+    },
+  };
+}
+
+/** Bodies up to this many bytes have their validation remembered (a polling client's list body is some 50). */
+const REMEMBERED_BODY = 4096;
+
 /**
- * Makes the request listener.
- * @param {object} o
- * @param {(import('./bundles.js').LoadedApi & { adapter: import('./apis/index.js').Adapter })[]} o.apis
- * @param {import('./domain/index.js').Domain} o.domain
- * @param {string} o.user
- * @param {string} o.password
- * @param {import('./faults.js').Faults} o.faults
- * @param {string[]} o.secrets  never echoed in an answer (the data directory, the password)
- * @param {Record<string, { type: string, bytes: Buffer }>} [o.files]  path -> a file served without
+ * @typedef {object} ListenerOptions
+ * @property {(import('./bundles.js').LoadedApi & { adapter: import('./apis/index.js').Adapter })[]} apis
+ * @property {import('./domain/index.js').Domain} domain
+ * @property {string} user
+ * @property {string} password
+ * @property {import('./faults.js').Faults} faults
+ * @property {string[]} secrets  never echoed in an answer (the data directory, the password)
+ * @property {Record<string, { type: string, bytes: Buffer }>} [files]  path -> a file served without
  *   authentication (GET and HEAD), e.g. the sample image
- * @param {(api: string, operationId: string, status: number, body: any) => any} [o.tamper]
+ * @property {Partial<Timeouts>} [timeouts]  each in ms; default: those of limits.js
+ * @property {(api: string, operationId: string, status: number, body: any) => any} [tamper]
  *   changes a JSON answer before it is sent (tests of the contract check only)
- * @returns {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void}
  */
-export function createListener({ apis, domain, user, password, faults, secrets, files = {}, tamper }) {
+
+/**
+ * @typedef {object} Timeouts  in ms
+ * @property {number} headersMs  a request's line and headers (HEADERS_TIMEOUT_MS)
+ * @property {number} bodyMs  a JSON body, whole (JSON_BODY_TIMEOUT_MS)
+ * @property {number} idleMs  a connection with nothing to do (IDLE_TIMEOUT_MS)
+ * @property {number} uploadIdleMs  an upload's body, between two bytes (UPLOAD_IDLE_TIMEOUT_MS)
+ */
+
+/**
+ * Serves the APIs on `server` (node:http or node:https, not listening yet): its request handlers,
+ * timeouts and limits (limits.js), and an answer to every request it cannot parse.
+ * @param {import('node:http').Server} server
+ * @param {ListenerOptions} o
+ */
+export function serve(server, o) {
+  /** @type {Timeouts} */
+  const timeouts = {
+    headersMs: HEADERS_TIMEOUT_MS,
+    bodyMs: JSON_BODY_TIMEOUT_MS,
+    idleMs: IDLE_TIMEOUT_MS,
+    uploadIdleMs: UPLOAD_IDLE_TIMEOUT_MS,
+    ...o.timeouts,
+  };
+  const { handle, clientError, idle } = createPipeline(o, timeouts);
+  // read at each connection (Node's option of createServer, settable after it)
+  /** @type {any} */ (server).maxHeaderSize = HEADER_LIMIT;
+  server.headersTimeout = timeouts.headersMs;
+  // Node's requestTimeout runs until the whole body is in, so it would cut a long upload: bodies
+  // are bounded per kind instead (JSON_BODY_TIMEOUT_MS, the upload's idle timeout)
+  server.requestTimeout = 0;
+  server.timeout = timeouts.idleMs;
+  // Node's 5 s keep-alive closes a pooled connection while a client, told `timeout=5`, may still be
+  // reusing it: a POST then meets a reset it may not retry (seen on Node 22 under load). 65 s, as
+  // load balancers use, puts that race past any pause of a test or a polling script.
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  /** @type {any} */ (server).connectionsCheckingInterval = TIMEOUT_CHECK_MS;
+  server.on('request', (req, res) => handle(req, res, false));
+  // `Expect: 100-continue`: the 100 is sent once the request is accepted, never before its credentials
+  server.on('checkContinue', (req, res) => handle(req, res, true));
+  server.on('clientError', clientError);
+  server.on('timeout', idle);
+}
+
+/**
+ * The pipeline and the handlers of a server's events.
+ * @param {ListenerOptions} o
+ * @param {Timeouts} timeouts
+ */
+function createPipeline({ apis, domain, user, password, faults, secrets, files = {}, tamper }, timeouts) {
   const mounts = apis
     .flatMap((api) => api.basePaths.map((base) => ({ base, api })))
     .sort((a, b) => b.base.length - a.base.length);
   const expected = Buffer.from(Buffer.from(`${user}:${password}`).toString('base64'));
+  /** Connections that close after their answer: a request behind it is not answered. */
+  const closing = new WeakSet();
+  /** Connections answered by `clientError`, past their request's own answer. */
+  const answeredRaw = new WeakSet();
+  /** Connection -> the answer of the request it is handling now (for the idle timeout and parse errors). */
+  const answering = new WeakMap();
+  /** `method path` -> the operation the router matches (a pure function of the two and the bundle). */
+  const routes = memo(1024);
+  /** operation, path, query and body text -> the body passed validation (see `validate`). */
+  const validated = memo(256);
 
   /** RFC 9110: the scheme is case-insensitive; the credentials are compared in constant time. */
   function authorized(header) {
@@ -239,7 +347,12 @@ export function createListener({ apis, domain, user, password, faults, secrets, 
 
   /** The operation a request names; 405 (with Allow) or 404 when there is none. */
   function operationOf(api, request) {
-    const operation = api.backend.router.matchOperation(request);
+    const key = `${api.name} ${request.method} ${request.path}`;
+    let operation = routes.get(key);
+    if (operation === undefined) {
+      operation = api.backend.router.matchOperation(request) ?? null;
+      routes.set(key, operation);
+    }
     if (operation) return operation;
     const allowed = HTTP_METHODS.filter((m) => api.backend.router.matchOperation({ ...request, method: m }));
     throw allowed.length
@@ -248,162 +361,96 @@ export function createListener({ apis, domain, user, password, faults, secrets, 
           'INVALID_REQUEST',
           `${request.method.toUpperCase()} is not an operation of ${request.path}`,
           undefined,
-          {
-            allow: allowed.map((m) => m.toUpperCase()).join(', '),
-          },
+          { allow: allowed.map((m) => m.toUpperCase()).join(', ') },
         )
       : new HttpError(404, 'ENTITY_NOT_FOUND', `No operation at ${request.path}`);
   }
 
   /**
-   * Runs one sub-request of a batch through the same routing, validation and handlers as a
-   * direct call (already authenticated by the batch). `path` may carry production's base path
-   * (`/api/nutanix/v3/...`), repeated slashes and no leading slash.
-   * @param {{ method: string, path: string, body?: any }} sub
-   * @param {{ origin: string, gone: () => AbortSignal }} from  the batch request's
-   * @returns {Promise<{ status: number, body?: any }>} the answer, or the API's error body
+   * Validates a request against its operation. A valid result is remembered for a small body of
+   * an operation whose only parameters are in its path: openapi-backend's validation is then a
+   * function of the path, the query and the body's text alone (headers are not read; the body's
+   * media type is always given as application/json), so the same text is valid again.
+   * @throws {HttpError} the API's validation status, naming each field and its rule
    */
-  async function dispatch(sub, from) {
-    const url = new URL(`/${sub.path}`.replace(/^\/+/, '/'), 'http://local');
-    const pathname = collapseSlashes(url.pathname).replace(/^(\/oss)?\/api\/nutanix\//, '$1/api/svc/');
-    const method = sub.method.toLowerCase();
-    let api;
-    let operationId;
-    try {
-      const mount = mountOf(pathname);
-      if (!mount) throw noApiAt(pathname);
-      api = mount.api;
-      const path = pathname.slice(mount.base.length) || '/';
-      const headers = { 'content-type': 'application/json' };
-      const request = { method, path, headers, query: queryOf(url.searchParams) };
-      const operation = operationOf(api, request);
-      operationId = operation.operationId;
-      const content = operation.requestBody?.content ?? {};
-      if (!content['application/json'] && operation.requestBody)
-        throw new HttpError(400, 'INVALID_REQUEST', `${operationId} takes a binary body and cannot be part of a batch`);
-      if (operationId === 'batch_create') throw new HttpError(400, 'INVALID_REQUEST', 'a batch cannot contain a batch');
-      const body = sub.body;
-      if (body === undefined && operation.requestBody?.required)
-        throw validationError(api.adapter.validationStatus, [
-          { instancePath: '/requestBody', keyword: 'required', params: {}, message: 'a JSON request body is required' },
-        ]);
-      const result = api.backend.validator.validateRequest(/** @type {any} */ ({ ...request, body }), operation);
-      if (!result.valid) throw validationError(api.adapter.validationStatus, result.errors ?? []);
-      const handler = api.adapter.handlers[operationId];
-      if (!handler) throw new HttpError(501, 'INTERNAL_ERROR', `${operationId} is not simulated yet`);
-      const answer = await handler({
-        domain,
-        api,
-        operation,
-        operationId,
-        params: pathParams(operation, path),
-        query: request.query,
-        headers,
-        body,
-        req: undefined,
-        origin: from.origin,
-        user,
-        gone: from.gone,
-        dispatch: () => {
-          throw new HttpError(400, 'INVALID_REQUEST', 'a batch cannot contain a batch');
-        },
-      });
-      if (answer.stream) answer.stream.destroy?.();
-      return { status: answer.status, body: answer.json !== undefined ? JSON.parse(answer.json) : answer.body };
-    } catch (error) {
-      const known = answerOf(error, api);
-      return { status: known.status, body: (api ?? apis[0]).adapter.errorBody(known, operationId) };
-    }
+  function validate(api, operation, request, text) {
+    const remembered =
+      text !== undefined &&
+      text.length <= REMEMBERED_BODY &&
+      (operation.parameters ?? []).every((p) => p.in === 'path') &&
+      `${api.name} ${operation.operationId} ${request.path} ${request.search} ${text}`;
+    if (remembered && validated.get(remembered)) return;
+    const result = api.backend.validator.validateRequest(request, operation);
+    if (!result.valid) throw validationError(api.adapter.validationStatus, result.errors ?? []);
+    if (remembered) validated.set(remembered, true);
   }
 
-  async function handle(req, res) {
-    const url = new URL(req.url ?? '/', 'http://local');
-    const method = (req.method ?? 'GET').toLowerCase();
-    /** @type {any} */
+  /**
+   * @typedef {object} Incoming  a request as the pipeline takes it
+   * @property {string} method    lower case
+   * @property {string} pathname  without repeated slashes
+   * @property {URL} url
+   * @property {import('node:http').IncomingHttpHeaders} headers
+   * @property {string} origin
+   * @property {() => AbortSignal} gone
+   * @property {{ req: import('node:http').IncomingMessage, proceed: () => void,
+   *   dispatch: (sub: { method: string, path: string, body?: any }) => Promise<{ status: number, json: Buffer[] }> }} [wire]
+   *   a request from a connection: its body is read from `req`, `proceed` sends `100 Continue` when
+   *   asked for (once the request is accepted, before its body is read)
+   * @property {any} [value]  a batch's sub-request: its body, parsed already (undefined: none)
+   */
+
+  /**
+   * The pipeline: route, body, validation, handler, error mapping. Never throws.
+   * @param {Incoming} r
+   * @returns {Promise<Answer & { api?: any, operationId?: string, failed?: boolean }>}
+   */
+  async function run(r) {
     let api;
     let operationId;
     try {
-      const file = files[url.pathname];
-      if (file && (method === 'get' || method === 'head')) {
-        req.resume();
-        res.writeHead(200, { 'content-type': file.type, 'content-length': file.bytes.length });
-        res.end(method === 'head' ? undefined : file.bytes);
-        return;
-      }
-      // production's gateway collapses repeated slashes (`/api/svc//v3/batch`); so does the route
-      const pathname = collapseSlashes(url.pathname);
-      const mount = mountOf(pathname);
-      if (!authorized(req.headers.authorization)) {
-        await drain(req);
-        // the API's own 401 (the v3 gateway's JSON body; the element API's HTML page)
-        const page = (mount?.api.adapter.unauthorized ?? unauthorizedPage)();
-        res.writeHead(401, {
-          'content-type': page.type,
-          'content-length': Buffer.byteLength(page.body),
-          'www-authenticate': 'Basic realm="Intent Gateway Login Required"',
-        });
-        res.end(page.body);
-        return;
-      }
-      if (!mount) throw noApiAt(pathname);
+      const mount = mountOf(r.pathname);
+      if (!mount) throw noApiAt(r.pathname);
       api = mount.api;
-      const path = pathname.slice(mount.base.length) || '/';
-      // a repeated key (`entityUuids=a&entityUuids=b`, form style) becomes an array
-      const query = queryOf(url.searchParams);
-      const request = { method, path, headers: req.headers, query };
+      const path = r.pathname.slice(mount.base.length) || '/';
+      const query = queryOf(r.url.searchParams);
+      const request = { method: r.method, path, headers: r.headers, query, search: r.url.search, body: undefined };
       const operation = operationOf(api, request);
       operationId = operation.operationId;
       const params = pathParams(operation, path);
-      await faults.delay();
-      // only calls that clients retry (GET/HEAD and x-svc-idempotent POSTs) get the 503/429 faults
-      if (isReadOnly({ method, operation })) {
-        const fault = faults.httpFault();
-        if (fault)
-          throw new HttpError(fault.status, fault.reason, fault.message, undefined, {
-            'retry-after': String(fault.retryAfterSeconds),
-          });
-      }
-      const content = operation.requestBody?.content ?? {};
-      const type = mediaType(req.headers['content-type']);
-      let body;
-      const headers = { ...req.headers };
-      if (content['application/octet-stream']) {
-        // `*/*` next to it: production stores the bytes whatever the Content-Type (v0.8 upload)
-        if (type !== 'application/octet-stream' && !content['*/*'])
+      const kind = bodyKind(operation);
+      const { wire } = r;
+      if (!wire) {
+        if (kind === 'binary')
           throw new HttpError(
-            415,
-            'UNSUPPORTED_MEDIA_TYPE_ERROR',
-            `Content-Type must be application/octet-stream for ${operationId}, not "${type || 'none'}"`,
+            400,
+            'INVALID_REQUEST',
+            `${operationId} takes a binary body and cannot be part of a batch`,
           );
-      } else if (content['application/json']) {
-        const hasBody =
-          Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-        if (hasBody && mediaKind(type) !== 'json')
-          throw new HttpError(
-            415,
-            'UNSUPPORTED_MEDIA_TYPE_ERROR',
-            `Content-Type must be application/json for ${operationId}, not "${type || 'none'}"`,
-          );
-        body = await readJson(req);
-        // the validator checks a body only under exactly this media type (a charset would skip it)
-        headers['content-type'] = 'application/json';
-        if (body === undefined && operation.requestBody?.required)
-          throw validationError(api.adapter.validationStatus, [
-            {
-              instancePath: '/requestBody',
-              keyword: 'required',
-              params: {},
-              message: 'a JSON request body is required',
-            },
-          ]);
+        if (operationId === 'batch_create')
+          throw new HttpError(400, 'INVALID_REQUEST', 'a batch cannot contain a batch');
       } else {
-        await drain(req);
+        await faults.delay();
+        // only calls that clients retry (GET/HEAD and x-svc-idempotent POSTs) get the 503/429 faults
+        if (isReadOnly({ method: r.method, operation })) {
+          const fault = faults.httpFault();
+          if (fault)
+            throw new HttpError(fault.status, fault.reason, fault.message, undefined, {
+              'retry-after': String(fault.retryAfterSeconds),
+            });
+        }
       }
-      const result = api.backend.validator.validateRequest({ ...request, headers, body }, operation);
-      if (!result.valid) throw validationError(api.adapter.validationStatus, result.errors ?? []);
+      const { body, text } = await bodyOf(r, operation, kind, api);
+      if (kind === 'json') {
+        // the validator checks a body only under exactly this media type (a charset would skip it)
+        request.headers = { ...r.headers, 'content-type': 'application/json' };
+        request.body = body;
+      }
+      validate(api, operation, request, body === undefined ? '' : text);
       const handler = api.adapter.handlers[operationId];
       if (!handler) throw new HttpError(501, 'INTERNAL_ERROR', `${operationId} is not simulated yet`);
-      let gone;
+      // a binary body is the handler's to read
+      if (kind === 'binary') wire?.proceed();
       const answer = await handler({
         domain,
         api,
@@ -411,62 +458,331 @@ export function createListener({ apis, domain, user, password, faults, secrets, 
         operationId,
         params,
         query,
-        headers: req.headers,
+        headers: r.headers,
         body,
-        req,
-        origin: originOf(req),
+        req: wire?.req,
+        uploadIdleMs: timeouts.uploadIdleMs,
+        origin: r.origin,
         user,
-        gone: () => (gone ??= goneSignal(req, res)),
-        dispatch: (sub) => dispatch(sub, { origin: originOf(req), gone: () => (gone ??= goneSignal(req, res)) }),
+        gone: r.gone,
+        dispatch: wire
+          ? wire.dispatch
+          : () => {
+              throw new HttpError(400, 'INVALID_REQUEST', 'a batch cannot contain a batch');
+            },
       });
-      if (res.destroyed) return; // the client went away while the handler waited
-      if (answer.stream) {
-        res.writeHead(answer.status, answer.headers);
-        answer.stream.pipe(res);
-        return;
-      }
-      if (answer.json !== undefined && !tamper) {
-        res.writeHead(answer.status, {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(answer.json),
-        });
-        res.end(answer.json);
-        return;
-      }
-      if (answer.json !== undefined) answer.body = JSON.parse(answer.json);
-      if (answer.body === undefined) {
-        res.writeHead(answer.status, { 'content-length': 0, ...answer.headers });
-        res.end();
-        return;
-      }
-      const sent = tamper ? tamper(api.name, operationId, answer.status, answer.body) : answer.body;
-      sendJson(res, answer.status, sent, answer.headers);
+      return { ...answer, api, operationId };
     } catch (error) {
-      if (req.socket?.destroyed !== false || res.destroyed) return; // the client went away: nobody to answer
       const known = answerOf(error, api);
-      if (!(error instanceof HttpError) && known.status === 500)
+      // a defect of ours, unless the client went away (its body then ends early: nobody to tell)
+      if (!(error instanceof HttpError) && known.status === 500 && !r.wire?.req.socket.destroyed)
         console.error(`simulator: ${operationId ?? 'request'}: ${known.message}`);
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      // an answer before the body was read: read the rest first, so the client sees the answer
-      const drained = await drain(req);
-      if (res.destroyed) return;
-      const bodyOf = (api ?? apis[0]).adapter.errorBody;
-      sendJson(res, known.status, bodyOf(known, operationId), {
-        ...known.headers,
-        ...(drained ? {} : { connection: 'close' }),
-      });
+      const body = (api ?? apis[0]).adapter.errorBody(known, operationId);
+      return { status: known.status, headers: known.headers, body, api, operationId, failed: true };
     }
   }
 
-  return (req, res) => {
-    handle(req, res).catch((error) => {
-      console.error(`simulator: unhandled: ${toHttpError(error, secrets).message}`);
-      res.destroy();
+  /**
+   * A request's body, checked before the operation's validation: from the wire, its media type,
+   * its declared size (before a byte is read), then its bytes within the size limit and the body
+   * timeout, and its depth; from a batch, the sub-request's value (size, depth). A body sent to an
+   * operation that takes none is read and dropped (within the same limits); a binary one is left
+   * to the handler.
+   * @param {Incoming} r
+   * @param {any} operation
+   * @param {'json' | 'binary' | 'none'} kind  bodyKind(operation)
+   * @param {any} api
+   * @returns {Promise<{ body: any, text: string | undefined }>}  `text`: the JSON as received (none: no body)
+   * @throws {HttpError} 415, 413, 408, 400 (not JSON, too deep), or the API's validation status
+   *   when a required body is missing
+   */
+  async function bodyOf(r, operation, kind, api) {
+    const { operationId } = operation;
+    const content = operation.requestBody?.content ?? {};
+    let text;
+    if (r.wire) {
+      const { req } = r.wire;
+      const type = mediaType(req.headers['content-type']);
+      const declared = Number(req.headers['content-length'] ?? 0);
+      const hasBody = declared > 0 || req.headers['transfer-encoding'] !== undefined;
+      if (kind === 'binary') {
+        // `*/*` next to it: production stores the bytes whatever the Content-Type (v0.8 upload)
+        if (type !== 'application/octet-stream' && !content['*/*'])
+          throw new HttpError(
+            415,
+            'UNSUPPORTED_MEDIA_TYPE_ERROR',
+            `Content-Type must be application/octet-stream for ${operationId}, not "${type || 'none'}"`,
+          );
+        return { body: undefined, text: undefined };
+      }
+      if (kind === 'json' && hasBody && mediaKind(type) !== 'json')
+        throw new HttpError(
+          415,
+          'UNSUPPORTED_MEDIA_TYPE_ERROR',
+          `Content-Type must be application/json for ${operationId}, not "${type || 'none'}"`,
+        );
+      // refused on what it declares, before a byte of it is read
+      if (declared > JSON_BODY_LIMIT) throw tooLarge(JSON_BODY_LIMIT);
+      if (hasBody) {
+        r.wire.proceed();
+        const bytes = await readBody(req, {
+          limit: JSON_BODY_LIMIT,
+          deadlineMs: timeouts.bodyMs,
+          keep: kind === 'json',
+        });
+        if (kind === 'json') text = bytes.toString('utf8');
+      }
+    } else if (r.value !== undefined) {
+      text = JSON.stringify(r.value);
+      if (Buffer.byteLength(text) > JSON_BODY_LIMIT) throw tooLarge(JSON_BODY_LIMIT);
+    }
+    if (kind !== 'json') return { body: undefined, text: undefined };
+    const body = text === undefined ? undefined : r.wire ? parseJson(text) : r.value;
+    if (!r.wire && deeperThan(body, JSON_DEPTH_LIMIT)) throw tooDeep();
+    if (body === undefined && operation.requestBody?.required) throw requiredBody(api);
+    return { body, text };
+  }
+
+  /**
+   * Runs one sub-request of a batch through the pipeline (already authenticated by the batch).
+   * `path` may carry production's base path (`/api/nutanix/v3/...`), repeated slashes and no
+   * leading slash.
+   * @param {{ method: string, path: string, body?: any }} sub
+   * @param {{ origin: string, gone: () => AbortSignal }} from  the batch request's
+   * @returns {Promise<{ status: number, json: Buffer[] }>} the status, and the answer or the API's
+   *   error body as JSON text in pieces (none: no body)
+   */
+  async function dispatch(sub, from) {
+    const url = new URL(`/${sub.path}`.replace(/^\/+/, '/'), 'http://local');
+    const pathname = collapseSlashes(url.pathname).replace(/^(\/oss)?\/api\/nutanix\//, '$1/api/svc/');
+    const answer = await run({
+      method: sub.method.toLowerCase(),
+      pathname,
+      url,
+      headers: { 'content-type': 'application/json' },
+      origin: from.origin,
+      gone: from.gone,
+      value: sub.body,
     });
-  };
+    answer.stream?.destroy();
+    return { status: answer.status, json: piecesOf(answer) };
+  }
+
+  /**
+   * Closes the connection once this answer is sent, the body unread. The answer says
+   * `Connection: close`; after it, what the client still sends is read and dropped for at most
+   * LINGER_MS and LINGER_BYTES (a close with unread bytes resets the connection, and a client
+   * still sending its body may then lose the answer), and the connection closes as soon as the
+   * client closes its side.
+   */
+  function closeAfter(req, res) {
+    const socket = req.socket;
+    res.setHeader('connection', 'close');
+    if (closing.has(socket)) return;
+    closing.add(socket);
+    let dropped = 0;
+    req.on('data', (chunk) => {
+      dropped += chunk.length;
+      if (dropped > LINGER_BYTES) socket.destroy();
+    });
+    req.on('error', () => {});
+    // Node closes a `Connection: close` connection with destroySoon() once the answer is out:
+    // here, our side ends (FIN) and the connection lingers
+    socket.destroySoon = () => linger(socket);
+  }
+
+  /** Ends our side of a connection and destroys it when the client ends its side, or after LINGER_MS. */
+  function linger(socket) {
+    if (socket.writable) socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+    socket.once('end', () => socket.destroy());
+  }
+
+  /**
+   * Writes an answer on the wire. A request whose body was not all read closes its connection after it.
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   * @param {Answer & { api?: any, operationId?: string }} answer
+   */
+  function send(req, res, answer) {
+    if (res.destroyed || res.headersSent || answeredRaw.has(req.socket)) return;
+    if (!req.complete) closeAfter(req, res);
+    if (answer.stream) {
+      res.writeHead(answer.status, answer.headers);
+      answer.stream.pipe(res);
+      return;
+    }
+    let pieces = piecesOf(answer);
+    if (tamper && pieces.length && answer.api) {
+      const value = JSON.parse(Buffer.concat(pieces).toString('utf8'));
+      pieces = [Buffer.from(JSON.stringify(tamper(answer.api.name, answer.operationId, answer.status, value)))];
+    }
+    const length = pieces.reduce((n, p) => n + p.length, 0);
+    res.writeHead(answer.status, {
+      ...(length ? { 'content-type': 'application/json' } : {}),
+      'content-length': length,
+      ...answer.headers,
+    });
+    if (pieces.length > 1) {
+      res.cork();
+      for (const piece of pieces) res.write(piece);
+      res.end();
+      res.uncork();
+    } else res.end(pieces[0]);
+  }
+
+  /** A request from a connection: the framing's limits, credentials, then the pipeline. */
+  async function handle(req, res, expectContinue) {
+    const socket = req.socket;
+    // a request pipelined behind an answer that closes the connection
+    if (closing.has(socket)) {
+      res.destroy();
+      return;
+    }
+    answering.set(socket, res);
+    res.once('close', () => answering.get(socket) === res && answering.delete(socket));
+    const url = new URL(req.url ?? '/', 'http://local');
+    const method = (req.method ?? 'GET').toLowerCase();
+    const pathname = collapseSlashes(url.pathname);
+    const mount = mountOf(pathname);
+    const errorBody = (mount?.api ?? apis[0]).adapter.errorBody;
+    if ((req.url ?? '').length > URL_LIMIT) {
+      const error = urlTooLong();
+      closeAfter(req, res);
+      send(req, res, { status: error.status, body: errorBody(error) });
+      return;
+    }
+    const file = files[url.pathname];
+    if (file && (method === 'get' || method === 'head')) {
+      if (!req.complete) closeAfter(req, res);
+      res.writeHead(200, { 'content-type': file.type, 'content-length': file.bytes.length });
+      res.end(method === 'head' ? undefined : file.bytes);
+      return;
+    }
+    if (!authorized(req.headers.authorization)) {
+      // from the headers alone: nothing of the body is read, and the connection closes after it
+      // (the API's own 401: the v3 gateway's JSON body; the element API's HTML page)
+      const page = (mount?.api.adapter.unauthorized ?? unauthorizedPage)();
+      closeAfter(req, res);
+      res.writeHead(401, {
+        'content-type': page.type,
+        'content-length': Buffer.byteLength(page.body),
+        'www-authenticate': 'Basic realm="Intent Gateway Login Required"',
+      });
+      res.end(page.body);
+      return;
+    }
+    const origin = originOf(req);
+    let gone;
+    const goneOnce = () => (gone ??= goneSignal(req, res));
+    let continued = !expectContinue;
+    const answer = await run({
+      method,
+      pathname,
+      url,
+      headers: req.headers,
+      origin,
+      gone: goneOnce,
+      wire: {
+        req,
+        proceed() {
+          if (continued) return;
+          continued = true;
+          res.writeContinue();
+        },
+        dispatch: (sub) => dispatch(sub, { origin, gone: goneOnce }),
+      },
+    });
+    if (socket.destroyed || res.destroyed) return; // the client went away: nobody to answer
+    if (res.headersSent) {
+      // an answer was half-written when the handler failed: nothing more can be said
+      if (answer.failed) res.destroy();
+      return;
+    }
+    send(req, res, answer);
+  }
+
+  const urlTooLong = () =>
+    new HttpError(414, 'INVALID_REQUEST', `The request target is longer than the limit of ${URL_LIMIT} bytes`);
+
+  /**
+   * A request Node's parser refuses, or a header timeout: answered (414, 431, 400, 408) with
+   * `Connection: close`, then closed (lingering); a connection error is only closed.
+   * @param {Error & { code?: string, reason?: string, rawPacket?: Buffer }} error
+   * @param {import('node:net').Socket} socket
+   */
+  function clientError(error, socket) {
+    const inFlight = answering.get(socket);
+    if (
+      closing.has(socket) ||
+      !socket.writable ||
+      inFlight?.headersSent ||
+      !/^(HPE_|ERR_HTTP_)/.test(error.code ?? '')
+    ) {
+      socket.destroy();
+      return;
+    }
+    closing.add(socket);
+    answeredRaw.add(socket);
+    const known = parseErrorOf(error);
+    const body = JSON.stringify(apis[0].adapter.errorBody(known));
+    socket.end(
+      `HTTP/1.1 ${known.status} ${STATUS_CODES[known.status]}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    lingerAfterEnd(socket);
+  }
+
+  /** As `linger`, for a connection whose side is ended already. */
+  function lingerAfterEnd(socket) {
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+    socket.once('end', () => socket.destroy());
+  }
+
+  /**
+   * The answer to a parse error or a header timeout.
+   * @param {Error & { code?: string, reason?: string, rawPacket?: Buffer }} error
+   * @returns {HttpError}
+   */
+  function parseErrorOf(error) {
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+      return new HttpError(
+        408,
+        'REQUEST_TIMEOUT',
+        `The request line and headers did not arrive within ${timeouts.headersMs / 1000} s`,
+      );
+    if (error.code === 'HPE_HEADER_OVERFLOW') {
+      // the request line alone passed the limit when no line of it ended in the bytes at hand
+      if (error.rawPacket && !error.rawPacket.includes(0x0a)) return urlTooLong();
+      return new HttpError(
+        431,
+        'INVALID_REQUEST',
+        `The request line and headers are larger than the limit of ${HEADER_LIMIT} bytes`,
+      );
+    }
+    if (error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW')
+      return new HttpError(413, 'INVALID_REQUEST', 'The chunk extensions of the request body are too large');
+    const reason = (error.reason ?? error.message ?? '').replace(/^HPE_[A-Z_]+:/, '');
+    return new HttpError(400, 'INVALID_REQUEST', `The request is not valid HTTP/1.1: ${reason}`);
+  }
+
+  /**
+   * A connection silent for IDLE_TIMEOUT_MS (or its keep-alive time): closed when it has nothing to
+   * do, or when its answer has started and the client stopped reading it. One waiting on its answer
+   * (a long poll) or sending a body is bounded by those limits instead.
+   * @param {import('node:net').Socket} socket
+   */
+  function idle(socket) {
+    const res = answering.get(socket);
+    if (res && !res.headersSent) return;
+    socket.destroy();
+  }
+
+  return { handle, clientError, idle };
 }
 
 /** An AbortSignal aborted when the client closes the connection before the answer; no listener outlives the request. */

@@ -12,7 +12,8 @@ import { loadApis, packed } from './bundles.js';
 import { killAtWrite } from './domain/durable.js';
 import { createDomain } from './domain/index.js';
 import { createFaults } from './faults.js';
-import { createListener } from './http.js';
+import { serve } from './http.js';
+import { HEADERS_TIMEOUT_MS, IDLE_TIMEOUT_MS, JSON_BODY_TIMEOUT_MS, UPLOAD_IDLE_TIMEOUT_MS } from './limits.js';
 import { lockDataDir } from './lock.js';
 import { upgrade } from './migrate.js';
 import { SAMPLE_PATH, sampleImage } from './samples.js';
@@ -49,6 +50,16 @@ export const DEFAULT_DATA_DIR = packed ? resolve('.simulator') : join(root, '.si
  *   replace the stored ones at each start); default: the data dir's, seeded with DEFAULT_TOPOLOGY at its first start
  * @property {number} [sourceLimitBytes] largest `source_uri` fetched, in bytes; default 20 GiB
  * @property {number} [sourceTimeoutMs]  time limit of one `source_uri` fetch; default 10 minutes
+ * @property {number} [uploadIdleTimeoutMs]  how long an upload's body (v3 `PUT /images/{uuid}/file`, v0.8
+ *   `PUT /images/{uuid}/upload`) may be silent, in ms, before the upload is abandoned as a cut connection is
+ *   (nothing kept, the image takes an upload, an update or a delete again; answered 408); default 60 s
+ * @property {number} [headersTimeoutMs]  how long a request's line and headers may take to arrive, in ms
+ *   (408 after it); default 20 s
+ * @property {number} [bodyTimeoutMs]  how long a JSON request body may take to arrive whole, in ms (408
+ *   after it); default 30 s
+ * @property {number} [idleTimeoutMs]  how long a connection with nothing to do (before its first request,
+ *   or with an answer the client does not read) may be silent, in ms; default 120 s. Keep it past
+ *   `headersTimeoutMs` and a second: a connection silent mid-headers is then answered 408 before it closes
  * @property {(api: string, operationId: string, status: number, body: any) => any} [tamper]
  *   changes JSON answers before they are sent; only for tests of the contract check
  */
@@ -149,6 +160,10 @@ export async function startSimulator(options) {
     topology,
     sourceLimitBytes = 20 * 1024 ** 3,
     sourceTimeoutMs = 10 * 60_000,
+    uploadIdleTimeoutMs = UPLOAD_IDLE_TIMEOUT_MS,
+    headersTimeoutMs = HEADERS_TIMEOUT_MS,
+    bodyTimeoutMs = JSON_BODY_TIMEOUT_MS,
+    idleTimeoutMs = IDLE_TIMEOUT_MS,
     tamper,
   } = options ?? {};
   if (typeof password !== 'string' || password === '')
@@ -161,6 +176,9 @@ export async function startSimulator(options) {
     throw new Error(`startSimulator: port must be an integer 0-65535, not ${port}`);
   if ((options.cert === undefined) !== (options.key === undefined))
     throw new Error('startSimulator: cert and key go together');
+  for (const [name, ms] of Object.entries({ uploadIdleTimeoutMs, headersTimeoutMs, bodyTimeoutMs, idleTimeoutMs }))
+    if (!(Number.isFinite(ms) && ms > 0))
+      throw new Error(`startSimulator: ${name} must be a number of ms > 0, not ${ms}`);
 
   try {
     makeDirectory(dataDir);
@@ -205,7 +223,9 @@ export async function startSimulator(options) {
     if (!adapter) throw new Error(`startSimulator: no adapter in src/apis/ for the API "${api.name}"`);
     return { ...api, adapter };
   });
-  const listener = createListener({
+  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }) : createHttpServer();
+  // the handlers, timeouts and limits of every connection (http.js, limits.js)
+  serve(server, {
     apis: mounted,
     domain,
     user,
@@ -213,15 +233,14 @@ export async function startSimulator(options) {
     faults,
     secrets: [dataDir, password],
     files: { [SAMPLE_PATH]: { type: 'application/octet-stream', bytes: sampleImage() } },
+    timeouts: {
+      headersMs: headersTimeoutMs,
+      bodyMs: bodyTimeoutMs,
+      idleMs: idleTimeoutMs,
+      uploadIdleMs: uploadIdleTimeoutMs,
+    },
     tamper,
   });
-  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, listener) : createHttpServer(listener);
-  // uploads of many GiB take long; the per-request timeout would cut them
-  server.requestTimeout = 0;
-  // Node's 5 s keep-alive closes a pooled connection while a client, told `timeout=5`, may still be
-  // reusing it: a POST then meets a reset it may not retry (seen on Node 22 under load). 65 s, as
-  // load balancers use, puts that race past any pause of a test or a polling script.
-  server.keepAliveTimeout = 65_000;
   try {
     await new Promise((resolve, reject) => {
       server.once('error', reject);
@@ -235,7 +254,6 @@ export async function startSimulator(options) {
     lock.release();
     throw new Error(`startSimulator: cannot listen on ${host}:${port}: ${error.message}`);
   }
-  server.on('clientError', (_error, socket) => socket.destroy());
   bound = /** @type {import('node:net').AddressInfo} */ (server.address()).port;
   domain.start();
   const hostInUrl = isIP(host) === 6 ? `[${host}]` : host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;

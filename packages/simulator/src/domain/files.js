@@ -16,27 +16,55 @@ import {
 import { join } from 'node:path';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { redact } from '../errors.js';
+import { redact, withoutCredentials } from '../errors.js';
 import { durable } from './durable.js';
 import { TaskError } from './tasks.js';
+
+/** A URL's user name or password as typed (`p%40ss` -> `p@ss`); an escape that is not UTF-8 stays as it is. */
+function decoded(part) {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
 
 /** Error codes of the local file system (as opposed to the network) while storing fetched bytes. */
 const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS', 'EIO', 'ENOENT', 'EMFILE']);
 
+/** A body that stopped arriving: it was silent for longer than its idle timeout (`write`'s `idleMs`). */
+export class SourceIdle extends Error {
+  /** @param {number} idleMs */
+  constructor(idleMs) {
+    super(`no byte of the body arrived for ${idleMs / 1000} s`);
+    this.code = 'SOURCE_IDLE';
+    this.idleMs = idleMs;
+  }
+}
+
 /**
  * The bytes of `source` through a stream of their own, so that an error downstream stops the copy
- * without destroying `source`, and `source` closing early fails the copy.
+ * without destroying `source`, and `source` closing early, or silent for `idleMs`, fails the copy
+ * (the same way: the write is abandoned and `source` is left to its owner).
  * @param {Readable} source
+ * @param {number} idleMs  Infinity: no idle timeout
  * @returns {Readable}
  */
-function detached(source) {
+function detached(source, idleMs) {
   const copy = new PassThrough();
   const early = () => {
     if (!source.readableEnded) copy.destroy(new Error('the connection closed before the end of the body'));
   };
+  const timer = Number.isFinite(idleMs) ? setTimeout(() => copy.destroy(new SourceIdle(idleMs)), idleMs) : undefined;
+  const arrived = () => timer?.refresh();
+  if (timer) source.on('data', arrived);
   source.once('close', early);
   source.once('error', early);
-  copy.once('close', () => source.unpipe(copy));
+  copy.once('close', () => {
+    clearTimeout(timer);
+    source.off('data', arrived);
+    source.unpipe(copy);
+  });
   source.pipe(copy);
   return copy;
 }
@@ -115,16 +143,22 @@ export function createFiles(dataDir) {
    * @param {string} uuid
    * @param {NodeJS.ReadableStream | AsyncIterable<Uint8Array>} source
    * @param {{ writer?: 'upload' | 'fetch', limit?: number, algorithm?: 'sha1' | 'sha256', signal?: AbortSignal,
-   *   progress?: (bytes: number) => void }} [o]
+   *   progress?: (bytes: number) => void, idleMs?: number }} [o]  `idleMs`: how long a Readable source may
+   *   be silent, in ms (default: no limit)
    * @returns {Promise<{ size: number, digest?: string, commit: () => void, discard: () => void }>}
-   * @throws {RangeError} when more than `limit` bytes arrive (nothing is kept); the stream's error otherwise
+   * @throws {RangeError} when more than `limit` bytes arrive (nothing is kept); {SourceIdle} when the
+   *   source is silent for `idleMs` (nothing is kept); the stream's error otherwise
    */
-  async function write(uuid, source, { writer = 'upload', limit = Infinity, algorithm, signal, progress } = {}) {
+  async function write(
+    uuid,
+    source,
+    { writer = 'upload', limit = Infinity, algorithm, signal, progress, idleMs = Infinity } = {},
+  ) {
     // the request's chunks are ours alone: freed as soon as they are written
     const ours = source instanceof IncomingMessage;
     // a request is piped, not handed to pipeline: a failed write (a full disk) must leave the
     // socket alive for the answer that says so
-    if (source instanceof Readable) source = detached(source);
+    if (source instanceof Readable) source = detached(source, idleMs);
     const part = `${pathOf(uuid)}.${writer}.part`;
     const hash = algorithm ? createHash(algorithm) : undefined;
     let size = 0;
@@ -189,6 +223,8 @@ export function createFiles(dataDir) {
     },
     /**
      * Fetches `url` (http or https) into the image's file, as the service does for `source_uri`.
+     * User info in the URL (`https://user:password@host/...`) is sent as basic authentication, not
+     * in the URL (fetch() takes no URL with credentials), and is never shown.
      * @param {string} uuid
      * @param {string} url
      * @param {{ limit: number, timeoutMs: number, insecure?: boolean, signal?: AbortSignal,
@@ -199,7 +235,7 @@ export function createFiles(dataDir) {
      *   the source cannot be read or its bytes cannot be stored
      */
     async fetchSource(uuid, url, { limit, timeoutMs, insecure, signal, progress, trust }) {
-      const shown = redact(url);
+      const shown = withoutCredentials(url);
       const failed = (detail) => new TaskError('5', `Could not access the URL ${shown}: ${redact(detail, [url])}`);
       let parsed;
       try {
@@ -209,6 +245,14 @@ export function createFiles(dataDir) {
       }
       if (!/^https?:$/.test(parsed.protocol))
         throw failed(`the scheme ${parsed.protocol} is not fetched by the simulator (http and https only)`);
+      /** @type {Record<string, string>} */
+      const headers = {};
+      if (parsed.username || parsed.password) {
+        const pair = `${decoded(parsed.username)}:${decoded(parsed.password)}`;
+        headers.authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
+        parsed.username = '';
+        parsed.password = '';
+      }
       const timeout = AbortSignal.timeout(timeoutMs);
       const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
       // imported here: only source fetches need it (some 20 MB of memory)
@@ -220,7 +264,8 @@ export function createFiles(dataDir) {
           ? new Agent({ connect: { ca } })
           : undefined;
       try {
-        const response = await fetch(url, { signal: both, dispatcher, redirect: 'follow' });
+        // a redirect to another origin drops the authorization header (the fetch standard, undici)
+        const response = await fetch(parsed.href, { signal: both, dispatcher, redirect: 'follow', headers });
         if (!response.ok || !response.body) {
           await response.body?.cancel();
           throw failed(`${response.status} ${response.statusText}`);

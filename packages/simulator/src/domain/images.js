@@ -409,15 +409,17 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
      * their digest matches.
      * @param {string} uuid
      * @param {import('node:stream').Readable} source
-     * @param {{ algorithm?: 'sha1' | 'sha256', expectedDigest?: string }} [o]
+     * @param {{ algorithm?: 'sha1' | 'sha256', expectedDigest?: string, idleMs?: number }} [o]  `idleMs`:
+     *   how long `source` may be silent before the upload is abandoned, in ms (default: no limit)
      * @returns {Promise<Image>}
-     * @throws {NotFound}; {Refused} (see the table); {ChecksumMismatch}; the stream's or the disk's error
+     * @throws {NotFound}; {Refused} (see the table); {ChecksumMismatch}; {SourceIdle} (files.js); the
+     *   stream's or the disk's error. An upload that fails keeps nothing and gives the writer slot back.
      */
-    async upload(uuid, source, { algorithm, expectedDigest } = {}) {
+    async upload(uuid, source, { algorithm, expectedDigest, idleMs } = {}) {
       const { token } = claim(uuid, 'upload');
       let kept;
       try {
-        const written = await files.write(uuid, source, { algorithm });
+        const written = await files.write(uuid, source, { algorithm, idleMs });
         if (expectedDigest !== undefined && written.digest !== expectedDigest.toLowerCase()) {
           written.discard();
           throw new ChecksumMismatch(
@@ -457,14 +459,15 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
      * @param {string} uuid
      * @param {import('node:stream').Readable} source
      * @param {string} containerUuid  an existing storage container
+     * @param {{ idleMs?: number }} [o]  how long `source` may be silent before the upload is abandoned, in ms
      * @returns {Promise<any>} the upload task
-     * @throws {NotFound}; {Refused} (see the table); the stream's or the disk's error
+     * @throws {NotFound}; {Refused} (see the table); {SourceIdle} (files.js); the stream's or the disk's error
      */
-    async uploadStaged(uuid, source, containerUuid) {
+    async uploadStaged(uuid, source, containerUuid, { idleMs } = {}) {
       const { token } = claim(uuid, 'stage');
       let staged;
       try {
-        const written = await files.write(uuid, source);
+        const written = await files.write(uuid, source, { idleMs });
         // from the check to the acknowledgement, nothing awaits: no other request runs in between
         if (store.get('image', uuid)?.writerToken !== token) {
           written.discard();

@@ -307,9 +307,18 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
    * One page (see PageQuery). Cost: an index range for the page, read from whichever end is
    * nearer (a last page is as cheap as a first); `total` from `counts` with no or one term.
    */
-  function page(kind, { terms = [], sort, descending = false, offset = 0, length }) {
+  function page(kind, { terms: given = [], sort, descending = false, offset = 0, length }) {
     if (!indexes[kind]) throw new Error(`store: the kind ${kind} has no indexes to page by`);
     if (sort && !indexes[kind].sort.includes(sort)) throw new Error(`store: ${kind} is not kept in ${sort} order`);
+    // A document has one row per attribute: a repeated term is one term, and two values of one
+    // attribute match nothing. So any number of terms is at most one join per attribute the kind
+    // keeps, below SQLite's 64 tables of a join.
+    const wanted = new Map();
+    for (const t of given) {
+      if (wanted.has(t.attribute) && wanted.get(t.attribute) !== t.value) return { total: 0, docs: [] };
+      wanted.set(t.attribute, t.value);
+    }
+    const terms = [...wanted].map(([attribute, value]) => ({ attribute, value }));
     // the filter terms as joins on the attribute rows of the document (X is the driving table)
     const joins = joinsOf(terms.length);
     const termArgs = terms.flatMap((t) => [t.attribute, t.value]);

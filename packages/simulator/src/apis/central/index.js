@@ -5,7 +5,8 @@
 import { IMAGE_SORT } from '../../domain/images.js';
 import { TASK_SORT } from '../../domain/tasks.js';
 import { IMAGE, shown } from '../../domain/transitions.js';
-import { HttpError, notFound } from '../../errors.js';
+import { HttpError, notFound, withoutCredentials } from '../../errors.js';
+import { BATCH_ANSWER_LIMIT } from '../../limits.js';
 import { listQuery, pageOf } from '../lists.js';
 import { v3ErrorBody, v3MapError, v3Unauthorized } from '../v3.js';
 import {
@@ -35,7 +36,7 @@ export const mapError = v3MapError({
   categoriesMapping: 'metadata.categories_mapping',
 });
 
-/** @type {WeakMap<object, Map<string, { generation: number, json: string }>>} domain -> origin + request body -> the list answer */
+/** @type {WeakMap<object, Map<string, { generation: number, json: Buffer }>>} domain -> origin + request body -> the list answer, encoded */
 const listCaches = new WeakMap();
 
 const uuidOf = (ctx) => ctx.params.uuid.toLowerCase();
@@ -78,7 +79,7 @@ export const handlers = {
       throw new HttpError(
         500,
         'INTERNAL_ERROR',
-        `spec.resources.source_uri "${r.source_uri}" has no scheme: give an http, https or nfs URL`,
+        `spec.resources.source_uri "${withoutCredentials(r.source_uri)}" has no scheme: give an http, https or nfs URL`,
       );
     ctx.domain.categories.check(categoriesOf(metadata));
     const placement = r.initial_placement_ref_list?.map((ref) => ref.uuid.toLowerCase());
@@ -119,8 +120,11 @@ export const handlers = {
     });
     const { total, docs } = images.page(query);
     const found = { total, offset: query.offset, page: docs };
-    // assembled as text around each image's JSON: the list is the hot path of polling clients
-    const json = `{"api_version":"${API_VERSION}","metadata":${JSON.stringify(listMetadata('image', body, found))},"entities":[${found.page.map((i) => JSON.stringify(imageV3(i, ctx))).join(',')}]}`;
+    // assembled as text around each image's JSON, and kept encoded: the list is the hot path of
+    // polling clients, and a cached answer is then sent as it is
+    const json = Buffer.from(
+      `{"api_version":"${API_VERSION}","metadata":${JSON.stringify(listMetadata('image', body, found))},"entities":[${found.page.map((i) => JSON.stringify(imageV3(i, ctx))).join(',')}]}`,
+    );
     if (cache.size >= 64) cache.clear();
     cache.set(key, { generation, json });
     return { status: 200, json };
@@ -177,6 +181,7 @@ export const handlers = {
     await ctx.domain.images.upload(uuidOf(ctx), ctx.req, {
       algorithm: type === 'SHA_1' ? 'sha1' : type === 'SHA_256' ? 'sha256' : undefined,
       expectedDigest: expected === undefined ? undefined : String(expected),
+      idleMs: ctx.uploadIdleMs,
     });
     return { status: 200 };
   },
@@ -273,17 +278,39 @@ export const handlers = {
   },
 
   async batch_create(ctx) {
+    // at most 60 sub-requests: the description's maxItems, checked with the body
     const { api_request_list: requests, action_on_failure: onFailure = 'CONTINUE' } = ctx.body;
-    const api_response_list = [];
+    // the answer in pieces, each sub-request's as its pipeline gave it (a cached list is not copied)
+    /** @type {Buffer[]} */
+    const pieces = [Buffer.from(`{"api_version":"${API_VERSION}","api_response_list":[`)];
+    let size = pieces[0].length + 2;
     // NON_SEQUENTIAL lets the service choose the order: the simulator keeps the given one
-    for (const r of requests) {
-      const answer = await ctx.dispatch({ method: r.operation, path: r.path_and_params, body: r.body });
-      const entry = { status: String(answer.status), path_and_params: r.path_and_params };
-      if (answer.body !== undefined) entry.api_response = answer.body;
-      api_response_list.push(entry);
-      if (onFailure === 'ABORT' && (answer.status < 200 || answer.status > 299)) break;
+    for (const [i, r] of requests.entries()) {
+      let { status, json } = await ctx.dispatch({ method: r.operation, path: r.path_and_params, body: r.body });
+      const head = (answered) =>
+        Buffer.from(
+          `${i ? ',' : ''}{"status":"${answered}","path_and_params":${JSON.stringify(r.path_and_params)}${json.length ? ',"api_response":' : ''}`,
+        );
+      let entry = [head(status), ...json, Buffer.from('}')];
+      let length = entry.reduce((n, piece) => n + piece.length, 0);
+      if (size + length > BATCH_ANSWER_LIMIT) {
+        // its effect stands (a list's answer is what grows): only its answer is left out
+        const error = new HttpError(
+          413,
+          'INVALID_REQUEST',
+          `The answer of this sub-request (${length} bytes) would take the batch's answer past its limit of ${BATCH_ANSWER_LIMIT} bytes: send it alone or in a smaller batch, or ask for a smaller page`,
+        );
+        status = error.status;
+        json = [Buffer.from(JSON.stringify(errorBody(error, 'batch_create')))];
+        entry = [head(status), ...json, Buffer.from('}')];
+        length = entry.reduce((n, piece) => n + piece.length, 0);
+      }
+      pieces.push(...entry);
+      size += length;
+      if (onFailure === 'ABORT' && (status < 200 || status > 299)) break;
     }
-    return { status: 200, body: { api_version: API_VERSION, api_response_list } };
+    pieces.push(Buffer.from(']}'));
+    return { status: 200, json: pieces };
   },
 
   async subnets_list(ctx) {

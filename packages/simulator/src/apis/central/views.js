@@ -5,6 +5,7 @@ import { OPERATIONS } from '../../domain/tasks.js';
 import { iso } from '../../domain/time.js';
 import { clusterSettings, DEFAULT_VPC, seededUuid } from '../../domain/topology.js';
 import { IMAGE, shown } from '../../domain/transitions.js';
+import { withoutCredentials } from '../../errors.js';
 
 export const API_VERSION = '3.1';
 /** UUID the simulator gives its user in `owner_reference` (production: the user's own). */
@@ -90,7 +91,8 @@ export function imageV3(image, ctx) {
   const resources = {};
   if (image.imageType) resources.image_type = image.imageType;
   if (image.architecture) resources.architecture = image.architecture;
-  if (image.sourceUri) resources.source_uri = image.sourceUri;
+  // never its credentials (`user:password@`: they are sent to the source, never shown)
+  if (image.sourceUri) resources.source_uri = withoutCredentials(image.sourceUri);
   if (image.version) resources.version = image.version;
   if (image.checksum) resources.checksum = image.checksum;
   const placement = image.placement ?? [];

@@ -199,7 +199,7 @@ export const handlers = {
     const containerUuid = container.uuid;
     let task;
     try {
-      task = await ctx.domain.images.uploadStaged(image.uuid, ctx.req, containerUuid);
+      task = await ctx.domain.images.uploadStaged(image.uuid, ctx.req, containerUuid, { idleMs: ctx.uploadIdleMs });
     } catch (error) {
       if (!(error instanceof Refused)) throw error;
       // production's wording: the upload proceeds only while the image is INACTIVE
