@@ -714,13 +714,11 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
    * @param {import('node:net').Socket} socket
    */
   function clientError(error, socket) {
+    // answered and closing already: the parser refuses each further chunk the client sends while
+    // the connection lingers; destroying it now would reset the answer away
+    if (closing.has(socket)) return;
     const inFlight = answering.get(socket);
-    if (
-      closing.has(socket) ||
-      !socket.writable ||
-      inFlight?.headersSent ||
-      !/^(HPE_|ERR_HTTP_)/.test(error.code ?? '')
-    ) {
+    if (!socket.writable || inFlight?.headersSent || !/^(HPE_|ERR_HTTP_)/.test(error.code ?? '')) {
       socket.destroy();
       return;
     }
@@ -756,8 +754,9 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
         `The request line and headers did not arrive within ${timeouts.headersMs / 1000} s`,
       );
     if (error.code === 'HPE_HEADER_OVERFLOW') {
-      // the request line alone passed the limit when no line of it ended in the bytes at hand
-      if (error.rawPacket && !error.rawPacket.includes(0x0a)) return urlTooLong();
+      // 414 only when the bytes at hand show the request line itself past the limit: the parser
+      // says nothing of where it was, and a chunk without a line's start may as well be a header's
+      if (error.rawPacket && requestLineTooLong(error.rawPacket)) return urlTooLong();
       return new HttpError(
         431,
         'INVALID_REQUEST',
@@ -768,6 +767,20 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
       return new HttpError(413, 'INVALID_REQUEST', 'The chunk extensions of the request body are too large');
     const reason = (error.reason ?? error.message ?? '').replace(/^HPE_[A-Z_]+:/, '');
     return new HttpError(400, 'INVALID_REQUEST', `The request is not valid HTTP/1.1: ${reason}`);
+  }
+
+  /**
+   * Whether a chunk that overflowed the head's limit starts with a request line whose target is
+   * longer than URL_LIMIT, ended or not.
+   * @param {Buffer} chunk
+   */
+  function requestLineTooLong(chunk) {
+    const text = chunk
+      .subarray(0, URL_LIMIT + 64)
+      .toString('latin1')
+      .replace(/^(\r\n)+/, '');
+    const target = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ ([^ \r\n]*)/.exec(text)?.[1];
+    return target !== undefined && target.length > URL_LIMIT;
   }
 
   /**
