@@ -375,10 +375,12 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
   const validated = memo(256);
 
   /** RFC 9110: the scheme is case-insensitive; the credentials are compared in constant time. */
-  function authorized(header) {
-    const match = /^(\S+)\s+(\S+)\s*$/.exec(header ?? '');
-    if (match?.[1].toLowerCase() !== 'basic') return false;
-    const given = Buffer.from(match[2]);
+  function authorized(header = '') {
+    // `Basic <credentials>` as clients send it, without the regular expression its other forms need
+    const plain = header.startsWith('Basic ') && header.indexOf(' ', 6) === -1;
+    const match = plain ? undefined : /^(\S+)\s+(\S+)\s*$/.exec(header);
+    if (!plain && match?.[1].toLowerCase() !== 'basic') return false;
+    const given = Buffer.from(plain ? header.slice(6) : /** @type {RegExpExecArray} */ (match)[2]);
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
