@@ -8,23 +8,30 @@
 //     side by side: one request to each size in turn, so that every size sees the same machine
 //     (an outlier of 5 to 10 ms that the scheduler or a collection puts in any answer, at any
 //     size, lands in each size's answers alike); then each process's RSS after the lists;
-// (2) over HTTPS with basic auth, 32 connections: requests/s of the simulator answering its
-//     first 100-image page (the same request each time: its cached path) against a minimal
-//     Node HTTPS server with basic auth answering that page's bytes, pre-serialised.
-// Each figure with its goal (issue 23) and whether it is met. Sizes: BENCH_SCALE (default
+// (2) over HTTPS with basic auth, 32 connections, the same load generator (autocannon, in the
+//     bench's process) for both, in rounds with the order turning: requests/s and server CPU time
+//     per request (the server process's own user + system time over the round, over the answers
+//     counted) of the simulator answering its first 100-image page (the same request each time:
+//     its cached path) against a minimal Node HTTPS server with basic auth answering that page's
+//     bytes, pre-serialised (bare-child.mjs), each in its own process with the same certificate.
+// Each figure with its goal (issues 23 and 43) and whether it is met. Sizes: BENCH_SCALE (default
 // 100,1000,10000,100000); every list request's body has its keys in another order, so that no
 // answer comes from the simulator's answer cache (keyed by the body text, at most 64 entries).
+// BENCH_PARTS (benchParts) picks the parts: `curve` is (1), `bare` is (2); with `bare` alone, (2)
+// runs on one process seeded to the smallest size.
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { Agent, createServer, request as httpsRequest } from 'node:https';
+import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commandLine, fromEnv, integer, usageExit } from '@svc/args';
 
 const USAGE =
-  'Usage: [BENCH_SCALE=100,1000,10000,100000] [BENCH_SECONDS=4] [BENCH_ROUNDS=5] npm run bench -w @svc/simulator';
+  'Usage: [BENCH_SCALE=100,1000,10000,100000] [BENCH_SECONDS=4] [BENCH_ROUNDS=5] [BENCH_PARTS=prism,upload,curve,bare,burst] npm run bench -w @svc/simulator';
+/** The parts of `npm run bench`, in the order they run (bench.mjs: prism, upload; here: curve, bare; burst.mjs: burst). */
+const PARTS = ['prism', 'upload', 'curve', 'bare', 'burst'];
 const PASSWORD = 'bench';
 const AUTH = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
 const CONNECTIONS = 32;
@@ -41,7 +48,8 @@ const SAMPLES = 1_000;
 const SAMPLE_MS = 5_000;
 /** Rounds per form before the measured ones: the first answers of a form are its compilation. */
 const WARM_UP = 20;
-const GOALS = { listRatio: 2, startupMs: 1_000, rssMB: 200, bareRatio: 0.5 };
+// bareRatio: of the bare server's requests/s, and of its CPU per request (bare's / the simulator's)
+const GOALS = { listRatio: 2, startupMs: 1_000, rssMB: 200, bareRatio: 0.8 };
 
 /**
  * The sizes to measure, from BENCH_SCALE; a bad value ends the process with one line and exit 2.
@@ -54,6 +62,36 @@ export function scaleSizes() {
     usageExit('simulator bench', USAGE, `BENCH_SCALE must be ascending integers >= ${PAGE}; got "${raw}"`);
   }
   return list;
+}
+
+/**
+ * The parts of the bench to run, from BENCH_PARTS (default: all); a bad value ends the process
+ * with one line and exit 2.
+ * @returns {Set<string>} names among prism, upload, curve, bare, burst
+ */
+export function benchParts() {
+  const raw = process.env.BENCH_PARTS ?? PARTS.join(',');
+  const list = raw.split(',').map((p) => p.trim());
+  const unknown = list.filter((p) => !PARTS.includes(p));
+  if (unknown.length || !raw.trim())
+    usageExit(
+      'simulator bench',
+      USAGE,
+      `BENCH_PARTS must be a comma-separated list of ${PARTS.join(', ')}; got "${raw}"`,
+    );
+  return new Set(list);
+}
+
+/**
+ * The self-signed certificate of the bench's HTTPS servers (simulator and bare server alike).
+ * @returns {Promise<{ cert: string, private: string }>} PEM text
+ */
+export async function certificate() {
+  const { default: selfsigned } = await import('selfsigned'); // loaded here: bad settings are answered first
+  return selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], {
+    keySize: 2048,
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+  });
 }
 
 /**
@@ -81,23 +119,43 @@ function variants(body) {
 }
 
 /**
- * Starts the simulator in its own process on `dataDir`.
- * @returns {Promise<{ url: string, startupMs: number, ask: (m: string) => Promise<any>, stop: () => Promise<void> }>}
+ * @typedef {object} Child  a server of the bench in its own process
+ * @property {string} url
+ * @property {(m: string) => Promise<any>} ask  sends `m` ('rss', 'cpu'), resolves to the answer
+ * @property {() => Promise<void>} stop
+ */
+
+/**
+ * Starts the simulator in its own process on `dataDir`, over HTTPS with `tls`.
+ * @returns {Promise<Child & { startupMs: number }>}
  *   `startupMs`: from the fork to its first answer of an image list
  */
-async function startChild(dataDir, tls, agent) {
+export async function startChild(dataDir, tls, agent) {
   const started = performance.now();
-  const child = fork(
-    fileURLToPath(new URL('./sim-child.mjs', import.meta.url)),
-    [dataDir, PASSWORD, JSON.stringify({ cert: tls.cert, key: tls.private })],
-    { execArgv: ['--max-semi-space-size=4'] },
-  );
+  const child = await forked('./sim-child.mjs', [
+    dataDir,
+    PASSWORD,
+    JSON.stringify({ cert: tls.cert, key: tls.private }),
+  ]);
+  await post(agent, `${child.url}/api/svc/v3/images/list`, JSON.stringify({ kind: 'image', length: 1 }));
+  return { ...child, startupMs: performance.now() - started };
+}
+
+/**
+ * Forks a server of the bench (a file beside this one) with the simulator's Node flags, sends it
+ * `hello` when given, and resolves once it tells its URL.
+ * @param {string} file  e.g. './sim-child.mjs'
+ * @param {string[]} args
+ * @param {any} [hello]
+ * @returns {Promise<Child>}
+ */
+async function forked(file, args, hello) {
+  // as `npm run simulator` runs it (root package.json)
+  const child = fork(fileURLToPath(new URL(file, import.meta.url)), args, { execArgv: ['--max-semi-space-size=4'] });
+  if (hello) child.send(hello);
   const [{ url }] = await once(child, 'message');
-  await post(agent, `${url}/api/svc/v3/images/list`, JSON.stringify({ kind: 'image', length: 1 }));
-  const startupMs = performance.now() - started;
   return {
     url,
-    startupMs,
     async ask(message) {
       child.send(message);
       return (await once(child, 'message'))[0];
@@ -112,7 +170,7 @@ async function startChild(dataDir, tls, agent) {
 }
 
 /** POSTs `body` (JSON text) and resolves to the answer's status and text; rejects on a network error. */
-function post(agent, url, body) {
+export function post(agent, url, body) {
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
       url,
@@ -134,7 +192,7 @@ function post(agent, url, body) {
 }
 
 /** Creates images `from`..`to - 1` through the API, 16 at a time; returns creates per second. */
-async function seed(agent, url, from, to) {
+export async function seed(agent, url, from, to) {
   const started = performance.now();
   let next = from;
   const worker = async () => {
@@ -236,9 +294,15 @@ function forms(size) {
   ];
 }
 
-/** requests/s of one autocannon round against `url` over HTTPS. */
-async function rps(url, body, ca) {
+/**
+ * One autocannon round against `url` over HTTPS, with the server's CPU time over it.
+ * @param {Child} server  the process answering `url`
+ * @returns {Promise<{ rps: number, cpuUs: number }>} requests/s, and server CPU per answer in µs
+ * @throws {Error} on any answer but a 2xx, or a connection error
+ */
+async function round(server, url, body, ca) {
   const { default: autocannon } = await import('autocannon');
+  const before = await server.ask('cpu');
   const result = await autocannon({
     url,
     method: 'POST',
@@ -250,7 +314,48 @@ async function rps(url, body, ca) {
   });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return result.requests.average;
+  const after = await server.ask('cpu');
+  return { rps: result.requests.average, cpuUs: (after.cpu - before.cpu) / result.requests.total };
+}
+
+/**
+ * Part (2): the simulator's cached first page against the bare server sending its bytes, each in
+ * its own process, in rounds with the order turning; medians of each figure and of the rounds' ratios.
+ * @param {Child} sim  seeded with at least PAGE images
+ * @returns {Promise<{ sim: { rps: number, cpuUs: number }, bare: { rps: number, cpuUs: number }, rpsRatio: number, cpuRatio: number }>}
+ *   `cpuRatio`: the bare server's CPU per request over the simulator's
+ */
+async function bareComparison(sim, tls, agent, rounds) {
+  const simUrl = `${sim.url}/api/svc/v3/images/list`;
+  const body = JSON.stringify({ kind: 'image', offset: 0, length: PAGE });
+  const page = await post(agent, simUrl, body);
+  if (page.status !== 200 || JSON.parse(page.text).entities.length !== PAGE)
+    throw new Error(`${simUrl}: HTTP ${page.status}, not a page of ${PAGE} images`);
+  const bare = await forked('./bare-child.mjs', [], {
+    cert: tls.cert,
+    key: tls.private,
+    authorization: AUTH,
+    page: Buffer.from(page.text).toString('base64'),
+  });
+  try {
+    const bareUrl = `${bare.url}/api/svc/v3/images/list`;
+    const seen = { sim: [], bare: [] };
+    const ratios = { rps: [], cpu: [] };
+    for (let r = 0; r < rounds; r++) {
+      const pair = {};
+      for (const name of r % 2 ? ['bare', 'sim'] : ['sim', 'bare']) {
+        pair[name] =
+          name === 'sim' ? await round(sim, simUrl, body, tls.cert) : await round(bare, bareUrl, body, tls.cert);
+        seen[name].push(pair[name]);
+      }
+      ratios.rps.push(pair.sim.rps / pair.bare.rps);
+      ratios.cpu.push(pair.bare.cpuUs / pair.sim.cpuUs);
+    }
+    const of = (list) => ({ rps: median(list.map((x) => x.rps)), cpuUs: median(list.map((x) => x.cpuUs)) });
+    return { sim: of(seen.sim), bare: of(seen.bare), rpsRatio: median(ratios.rps), cpuRatio: median(ratios.cpu) };
+  } finally {
+    await bare.stop();
+  }
 }
 
 /**
@@ -259,13 +364,12 @@ async function rps(url, body, ca) {
  * @throws {Error} when an answer is not the expected one (status, number of entities)
  */
 export async function scaleBench() {
-  const list = scaleSizes();
+  const parts = benchParts();
+  if (!parts.has('curve') && !parts.has('bare')) return;
+  // without the curve, one size: the smallest, for (2)
+  const list = parts.has('curve') ? scaleSizes() : scaleSizes().slice(0, 1);
   const rounds = fromEnv('simulator bench', USAGE, 'BENCH_ROUNDS', 5, integer(1));
-  const { default: selfsigned } = await import('selfsigned'); // loaded here: bad settings are answered first
-  const tls = await selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], {
-    keySize: 2048,
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
-  });
+  const tls = await certificate();
   const agent = new Agent({ keepAlive: true, maxSockets: 16, ca: tls.cert });
   const work = mkdtempSync(join(tmpdir(), 'svc-sim-scale-'));
   const dataDir = join(work, 'seeded');
@@ -290,7 +394,7 @@ export async function scaleBench() {
       sims.push(sim);
       curve.push({ size, createsPerSecond, startupMs: sim.startupMs, seedingMaxRssMB: seeding.maxRssMB, forms: {} });
     }
-    for (const [index, [label, path]] of forms(PAGE).entries()) {
+    for (const [index, [label, path]] of parts.has('curve') ? forms(PAGE).entries() : []) {
       const targets = curve.map(({ size }, k) => {
         const [, , body, want] = forms(size)[index];
         return { url: `${sims[k].url}${path}`, texts: variants(body), want };
@@ -302,46 +406,23 @@ export async function scaleBench() {
     }
     for (const [k, row] of curve.entries()) Object.assign(row, await sims[k].ask('rss'));
     // (2) the cached first page of the smallest size against a bare server sending its bytes
-    const simUrl = `${sims[0].url}/api/svc/v3/images/list`;
-    const body = JSON.stringify({ kind: 'image', offset: 0, length: PAGE });
-    const page = await post(agent, simUrl, body);
-    const server = createServer({ cert: tls.cert, key: tls.private }, (req, res) => {
-      if (req.headers.authorization !== AUTH) {
-        res.writeHead(401, { 'www-authenticate': 'Basic realm="svc"' }).end();
-        return;
-      }
-      req.resume();
-      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(page.text));
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    try {
-      const bareUrl = `https://127.0.0.1:${server.address().port}/api/svc/v3/images/list`;
-      const ratios = [];
-      const seen = { sim: [], bare: [] };
-      for (let r = 0; r < rounds; r++) {
-        const pair = {};
-        for (const name of r % 2 ? ['bare', 'sim'] : ['sim', 'bare']) {
-          pair[name] = await rps(name === 'sim' ? simUrl : bareUrl, body, tls.cert);
-          seen[name].push(pair[name]);
-        }
-        ratios.push(pair.sim / pair.bare);
-      }
-      bare = { sim: median(seen.sim), bare: median(seen.bare), ratio: median(ratios) };
-    } finally {
-      server.close();
-      server.closeAllConnections();
-    }
+    if (parts.has('bare')) bare = await bareComparison(sims[0], tls, agent, rounds);
   } finally {
     agent.destroy();
     await seeder?.stop();
     await Promise.all(sims.map((sim) => sim.stop()));
     rmSync(work, { recursive: true, force: true });
   }
-  print(curve, bare, rounds);
+  print(parts.has('curve') ? curve : undefined, bare, curve[0].size, rounds);
 }
 
-function print(curve, bare, rounds) {
+/** Prints the curve of part (1), the bare-server comparison of part (2) (each when measured). */
+function print(curve, bare, size, rounds) {
+  if (curve) printCurve(curve);
+  if (bare) printBare(bare, size, rounds);
+}
+
+function printCurve(curve) {
   const base = curve[0];
   const rows = [['figure', ...curve.map((r) => r.size.toLocaleString('en')), 'goal', 'met']];
   const fixed = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
@@ -377,17 +458,19 @@ function print(curve, bare, rounds) {
     `\n@svc/simulator scale curve (HTTPS, 1 connection; "met" compares the largest size; every size side by side, p99 of <= ${SAMPLES} requests each or ${SAMPLE_MS / 1000} s per form)`,
   );
   for (const r of rows) console.log(line(r));
-  if (bare) {
-    console.log(
-      `\nPOST /images/list, first ${PAGE} of ${base.size} images (cached), HTTPS + basic auth, ${CONNECTIONS} connections, median of ${rounds} rounds:`,
-    );
-    console.log(
-      `  simulator ${bare.sim.toFixed(0)} req/s, bare Node HTTPS server with the same bytes ${bare.bare.toFixed(0)} req/s`,
-    );
-    console.log(
-      `  ratio ${bare.ratio.toFixed(3)}   goal >= ${GOALS.bareRatio} of the bare server   met: ${bare.ratio >= GOALS.bareRatio ? 'yes' : 'NO'}`,
-    );
-  }
+}
+
+function printBare(bare, size, rounds) {
+  const met = (ratio) => (ratio >= GOALS.bareRatio ? 'yes' : 'NO');
+  console.log(
+    `\nPOST /images/list, first ${PAGE} of ${size} images (cached), HTTPS + basic auth, ${CONNECTIONS} connections, median of ${rounds} rounds of each; each server in its own process:`,
+  );
+  console.log(
+    `  requests/s:               simulator ${bare.sim.rps.toFixed(0)}, bare Node HTTPS server with the same bytes ${bare.bare.rps.toFixed(0)}; ratio ${bare.rpsRatio.toFixed(3)}   goal >= ${GOALS.bareRatio}   met: ${met(bare.rpsRatio)}`,
+  );
+  console.log(
+    `  server CPU per request:   simulator ${bare.sim.cpuUs.toFixed(0)} us, bare ${bare.bare.cpuUs.toFixed(0)} us; bare/simulator ${bare.cpuRatio.toFixed(3)}   goal >= ${GOALS.bareRatio}   met: ${met(bare.cpuRatio)}`,
+  );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

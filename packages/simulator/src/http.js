@@ -159,13 +159,23 @@ function readBody(req, { limit, deadlineMs, keep }) {
     };
     const onError = (error) => fail(error);
     const onClose = () => fail(new Error('the connection closed before the end of the body'));
-    const timer = setTimeout(
-      () =>
-        fail(
-          new HttpError(408, 'REQUEST_TIMEOUT', `The request body did not arrive whole within ${deadlineMs / 1000} s`),
-        ),
-      deadlineMs,
-    );
+    // none when every declared byte is in already (a small body comes with its headers): its end
+    // is then the parser's, with nothing left to wait for from the client
+    const declared = Number(req.headers['content-length']);
+    const timer =
+      req.readableLength === declared
+        ? undefined
+        : setTimeout(
+            () =>
+              fail(
+                new HttpError(
+                  408,
+                  'REQUEST_TIMEOUT',
+                  `The request body did not arrive whole within ${deadlineMs / 1000} s`,
+                ),
+              ),
+            deadlineMs,
+          );
     req.on('data', onData);
     req.once('end', onEnd);
     req.once('error', onError);
@@ -245,6 +255,31 @@ function memo(size) {
 
 /** Bodies up to this many bytes have their validation remembered (a polling client's list body is some 50). */
 const REMEMBERED_BODY = 4096;
+/** Request targets up to this many bytes have their parts remembered (a polling client's are some 40). */
+const REMEMBERED_TARGET = 512;
+
+/**
+ * The parts of a request target (`/api/svc//v3/images?x=1`) as the pipeline reads them.
+ * @typedef {object} Target
+ * @property {string} pathname  percent-encoded, dot segments resolved (WHATWG URL), repeated slashes collapsed
+ * @property {string} rawPathname  as WHATWG URL gives it, repeated slashes kept (files are served at exact paths)
+ * @property {string} search    `?x=1`, or ''
+ * @property {Readonly<Record<string, string | string[]>>} query  see queryOf (shared: never changed)
+ */
+
+/**
+ * @param {string} raw  a request target
+ * @returns {Target}
+ */
+function parseTarget(raw) {
+  const url = new URL(raw, 'http://local');
+  return {
+    pathname: collapseSlashes(url.pathname),
+    rawPathname: url.pathname,
+    search: url.search,
+    query: Object.freeze(queryOf(url.searchParams)),
+  };
+}
 
 /**
  * @typedef {object} ListenerOptions
@@ -311,7 +346,7 @@ export function serve(server, o) {
  */
 function createPipeline({ apis, domain, user, password, faults, secrets, files = {}, tamper }, timeouts) {
   const mounts = apis
-    .flatMap((api) => api.basePaths.map((base) => ({ base, api })))
+    .flatMap((api) => api.basePaths.map((base) => ({ base, prefix: `${base}/`, api })))
     .sort((a, b) => b.base.length - a.base.length);
   const expected = Buffer.from(Buffer.from(`${user}:${password}`).toString('base64'));
   /** Connections that close after their answer: a request behind it is not answered. */
@@ -320,16 +355,32 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
   const answeredRaw = new WeakSet();
   /** Connection -> the answer of the request it is handling now (for the idle timeout and parse errors). */
   const answering = new WeakMap();
-  /** `method path` -> the operation the router matches (a pure function of the two and the bundle). */
+  /**
+   * `api method path` -> the operation the router matches, its path parameters and the kind of
+   * its body (pure functions of the three and the bundle).
+   */
   const routes = memo(1024);
+  /** A request target's text -> its parts (`parseTarget`, a pure function). */
+  const targets = memo(1024);
+  /** @param {string} raw  not longer than URL_LIMIT */
+  function targetOf(raw) {
+    let target = targets.get(raw);
+    if (!target) {
+      target = parseTarget(raw);
+      if (raw.length <= REMEMBERED_TARGET) targets.set(raw, target);
+    }
+    return target;
+  }
   /** operation, path, query and body text -> the body passed validation (see `validate`). */
   const validated = memo(256);
 
   /** RFC 9110: the scheme is case-insensitive; the credentials are compared in constant time. */
-  function authorized(header) {
-    const match = /^(\S+)\s+(\S+)\s*$/.exec(header ?? '');
-    if (match?.[1].toLowerCase() !== 'basic') return false;
-    const given = Buffer.from(match[2]);
+  function authorized(header = '') {
+    // `Basic <credentials>` as clients send it, without the regular expression its other forms need
+    const plain = header.startsWith('Basic ') && header.indexOf(' ', 6) === -1;
+    const match = plain ? undefined : /^(\S+)\s+(\S+)\s*$/.exec(header);
+    if (!plain && match?.[1].toLowerCase() !== 'basic') return false;
+    const given = Buffer.from(plain ? header.slice(6) : /** @type {RegExpExecArray} */ (match)[2]);
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
@@ -337,7 +388,7 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
   const answerOf = (error, api) =>
     error instanceof DomainError ? (api ?? apis[0]).adapter.mapError(error) : toHttpError(error, secrets);
 
-  const mountOf = (pathname) => mounts.find((m) => pathname === m.base || pathname.startsWith(`${m.base}/`));
+  const mountOf = (pathname) => mounts.find((m) => pathname === m.base || pathname.startsWith(m.prefix));
   const noApiAt = (pathname) =>
     new HttpError(
       404,
@@ -345,15 +396,23 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
       `No API is served at ${pathname}; the base paths are ${mounts.map((m) => m.base).join(', ')}`,
     );
 
-  /** The operation a request names; 405 (with Allow) or 404 when there is none. */
-  function operationOf(api, request) {
+  /**
+   * The operation a request names, its path parameters and the kind of its body.
+   * @returns {{ operation: any, params: Readonly<Record<string, string>>, kind: 'json' | 'binary' | 'none' }}
+   * @throws {HttpError} 405 (with Allow) or 404 when there is none; 400 for a malformed escape in a path parameter
+   */
+  function routeOf(api, request) {
     const key = `${api.name} ${request.method} ${request.path}`;
-    let operation = routes.get(key);
-    if (operation === undefined) {
-      operation = api.backend.router.matchOperation(request) ?? null;
-      routes.set(key, operation);
+    let route = routes.get(key);
+    if (route === undefined) {
+      const operation = api.backend.router.matchOperation(request);
+      // a malformed escape throws here, and is not remembered
+      route = operation
+        ? { operation, params: Object.freeze(pathParams(operation, request.path)), kind: bodyKind(operation) }
+        : null;
+      routes.set(key, route);
     }
-    if (operation) return operation;
+    if (route) return route;
     const allowed = HTTP_METHODS.filter((m) => api.backend.router.matchOperation({ ...request, method: m }));
     throw allowed.length
       ? new HttpError(
@@ -371,15 +430,20 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
    * an operation whose only parameters are in its path: openapi-backend's validation is then a
    * function of the path, the query and the body's text alone (headers are not read; the body's
    * media type is always given as application/json), so the same text is valid again.
+   * @param {{ method: string, path: string, query: any, search: string, headers: any, body: any }} request
+   * @param {boolean} json  the operation takes a JSON body
+   * @param {string | undefined} text  the body's JSON text ('' for none)
    * @throws {HttpError} the API's validation status, naming each field and its rule
    */
-  function validate(api, operation, request, text) {
+  function validate(api, operation, request, json, text) {
     const remembered =
       text !== undefined &&
       text.length <= REMEMBERED_BODY &&
       (operation.parameters ?? []).every((p) => p.in === 'path') &&
       `${api.name} ${operation.operationId} ${request.path} ${request.search} ${text}`;
     if (remembered && validated.get(remembered)) return;
+    // the validator checks a body only under exactly this media type (a charset would skip it)
+    if (json) request.headers = { ...request.headers, 'content-type': 'application/json' };
     const result = api.backend.validator.validateRequest(request, operation);
     if (!result.valid) throw validationError(api.adapter.validationStatus, result.errors ?? []);
     if (remembered) validated.set(remembered, true);
@@ -388,8 +452,7 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
   /**
    * @typedef {object} Incoming  a request as the pipeline takes it
    * @property {string} method    lower case
-   * @property {string} pathname  without repeated slashes
-   * @property {URL} url
+   * @property {Target} target
    * @property {import('node:http').IncomingHttpHeaders} headers
    * @property {string} origin
    * @property {() => AbortSignal} gone
@@ -409,16 +472,14 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
     let api;
     let operationId;
     try {
-      const mount = mountOf(r.pathname);
-      if (!mount) throw noApiAt(r.pathname);
+      const { pathname, query, search } = r.target;
+      const mount = mountOf(pathname);
+      if (!mount) throw noApiAt(pathname);
       api = mount.api;
-      const path = r.pathname.slice(mount.base.length) || '/';
-      const query = queryOf(r.url.searchParams);
-      const request = { method: r.method, path, headers: r.headers, query, search: r.url.search, body: undefined };
-      const operation = operationOf(api, request);
+      const path = pathname.slice(mount.base.length) || '/';
+      const request = { method: r.method, path, headers: r.headers, query, search, body: undefined };
+      const { operation, params, kind } = routeOf(api, request);
       operationId = operation.operationId;
-      const params = pathParams(operation, path);
-      const kind = bodyKind(operation);
       const { wire } = r;
       if (!wire) {
         if (kind === 'binary')
@@ -441,12 +502,8 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
         }
       }
       const { body, text } = await bodyOf(r, operation, kind, api);
-      if (kind === 'json') {
-        // the validator checks a body only under exactly this media type (a charset would skip it)
-        request.headers = { ...r.headers, 'content-type': 'application/json' };
-        request.body = body;
-      }
-      validate(api, operation, request, body === undefined ? '' : text);
+      if (kind === 'json') request.body = body;
+      validate(api, operation, request, kind === 'json', body === undefined ? '' : text);
       const handler = api.adapter.handlers[operationId];
       if (!handler) throw new HttpError(501, 'INTERNAL_ERROR', `${operationId} is not simulated yet`);
       // a binary body is the handler's to read
@@ -515,7 +572,7 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
           );
         return { body: undefined, text: undefined };
       }
-      if (kind === 'json' && hasBody && mediaKind(type) !== 'json')
+      if (kind === 'json' && hasBody && type !== 'application/json' && mediaKind(type) !== 'json')
         throw new HttpError(
           415,
           'UNSUPPORTED_MEDIA_TYPE_ERROR',
@@ -553,12 +610,10 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
    *   error body as JSON text in pieces (none: no body)
    */
   async function dispatch(sub, from) {
-    const url = new URL(`/${sub.path}`.replace(/^\/+/, '/'), 'http://local');
-    const pathname = collapseSlashes(url.pathname).replace(/^(\/oss)?\/api\/nutanix\//, '$1/api/svc/');
+    const target = targetOf(`/${sub.path}`.replace(/^\/+/, '/'));
     const answer = await run({
       method: sub.method.toLowerCase(),
-      pathname,
-      url,
+      target: { ...target, pathname: target.pathname.replace(/^(\/oss)?\/api\/nutanix\//, '$1/api/svc/') },
       headers: { 'content-type': 'application/json' },
       origin: from.origin,
       gone: from.gone,
@@ -643,18 +698,19 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
     }
     answering.set(socket, res);
     res.once('close', () => answering.get(socket) === res && answering.delete(socket));
-    const url = new URL(req.url ?? '/', 'http://local');
-    const method = (req.method ?? 'GET').toLowerCase();
-    const pathname = collapseSlashes(url.pathname);
-    const mount = mountOf(pathname);
-    const errorBody = (mount?.api ?? apis[0]).adapter.errorBody;
-    if ((req.url ?? '').length > URL_LIMIT) {
+    const raw = req.url ?? '/';
+    if (raw.length > URL_LIMIT) {
       const error = urlTooLong();
       closeAfter(req, res);
-      send(req, res, { status: error.status, body: errorBody(error) });
+      // worded by the API the path names (not remembered: the target is too long)
+      const mount = mountOf(parseTarget(raw).pathname);
+      send(req, res, { status: error.status, body: (mount?.api ?? apis[0]).adapter.errorBody(error) });
       return;
     }
-    const file = files[url.pathname];
+    const target = targetOf(raw);
+    const method = (req.method ?? 'GET').toLowerCase();
+    const mount = mountOf(target.pathname);
+    const file = files[target.rawPathname];
     if (file && (method === 'get' || method === 'head')) {
       if (!req.complete) closeAfter(req, res);
       res.writeHead(200, { 'content-type': file.type, 'content-length': file.bytes.length });
@@ -680,8 +736,7 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
     let continued = !expectContinue;
     const answer = await run({
       method,
-      pathname,
-      url,
+      target,
       headers: req.headers,
       origin,
       gone: goneOnce,
