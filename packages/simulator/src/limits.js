@@ -24,6 +24,14 @@ export const URL_LIMIT = 8 * 1024;
  */
 export const BATCH_ANSWER_LIMIT = 8 * 1024 * 1024;
 
+/**
+ * Bytes of batch answers held at once, in bytes: each batch takes BATCH_ANSWER_LIMIT of it before
+ * its first sub-request runs (so that no batch waits half-built on another) and gives back what
+ * its answer did not use, the rest once that answer is written out or its connection gone. Batches
+ * past it wait their turn: four maximal batches build at once, where 100 at once held 1 GB.
+ */
+export const BATCH_MEMORY_LIMIT = 32 * 1024 * 1024;
+
 /** How long the request line and headers may take to arrive, in ms (408; Node's `headersTimeout`). */
 export const HEADERS_TIMEOUT_MS = 20_000;
 

@@ -280,6 +280,8 @@ export const handlers = {
   async batch_create(ctx) {
     // at most 60 sub-requests: the description's maxItems, checked with the body
     const { api_request_list: requests, action_on_failure: onFailure = 'CONTINUE' } = ctx.body;
+    // room for the largest answer first, so that many batches at once wait rather than pile up
+    const lease = await ctx.hold?.(BATCH_ANSWER_LIMIT);
     // the answer in pieces, each sub-request's as its pipeline gave it (a cached list is not copied)
     /** @type {Buffer[]} */
     const pieces = [Buffer.from(`{"api_version":"${API_VERSION}","api_response_list":[`)];
@@ -310,6 +312,7 @@ export const handlers = {
       if (onFailure === 'ABORT' && (status < 200 || status > 299)) break;
     }
     pieces.push(Buffer.from(']}'));
+    lease?.keep(size);
     return { status: 200, json: pieces };
   },
 
