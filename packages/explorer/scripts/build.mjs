@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
-import terser from '@rollup/plugin-terser';
+import terserPlugin from '@rollup/plugin-terser';
 import { deref } from '@svc/oas';
 import { apis, shownPath } from '@svc/oas/apis';
 import { rollup } from 'rollup';
@@ -19,6 +19,13 @@ import { SERVER_INFO_PATH } from '../src/index.js';
 import { searchIndexOf, stripAuthorNotes } from './search-index.mjs';
 
 const require = createRequire(import.meta.url);
+
+/**
+ * The terser plugin of rollup. Its types describe a CommonJS default export, which TypeScript
+ * reads as the module itself; Node's import gives the function.
+ * @type {(options?: import('@rollup/plugin-terser').Options) => import('rollup').Plugin}
+ */
+const terser = /** @type {any} */ (terserPlugin);
 
 /** Absolute path of the explorer package. */
 export const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
