@@ -158,6 +158,19 @@ describe('API explorer in Chromium', () => {
     expect(await page.locator('#operations-Images-images_list .opblock-summary-path').innerText()).toContain(
       '/images/list',
     );
+    // Swagger UI's options as the page set them (the build minifies the page's script)
+    expect(await page.evaluate(() => /** @type {any} */ (window).ui.getConfigs())).toMatchObject({
+      layout: 'SvcLayout',
+      deepLinking: true,
+      filter: true,
+      docExpansion: 'list',
+      persistAuthorization: false,
+      tryItOutEnabled: true,
+      requestSnippetsEnabled: true,
+      displayRequestDuration: true,
+      showMutatedRequest: false,
+      validatorUrl: null,
+    });
     const servers = await page.locator('.servers select option').allInnerTexts();
     expect(servers[0]).toContain('/mock/central/api/svc/v3');
     expect(servers.some((s) => s.includes('https://{host}:{port}/api/svc/v3'))).toBe(true);

@@ -8,6 +8,7 @@ import { explain, paramErrors, UUID_MESSAGE, validationMessages } from '../src/p
 import { answerLinks } from '../src/page/links.js';
 import { localExampleBody, SAMPLE_IMAGE_PATH } from '../src/page/local-examples.js';
 import { matchingIds, operationLink, queryWords, search } from '../src/page/search.js';
+import { parsedJson } from '../src/page/spec-json.js';
 import { kindOf, newestUuid, uuidsOf } from '../src/page/uuid-sources.js';
 import { linkValues, pointerGet, pointerSet, resolveValue, stepInputs, stepState } from '../src/page/workflow.js';
 
@@ -181,6 +182,16 @@ describe('search', () => {
     expect(stripped.info.description).toBe('For readers.\n');
     expect(stripped.tags[0].description).toBe('Images  here.');
     expect(JSON.stringify(stripped)).not.toContain('<!--');
+  });
+});
+
+describe("a spec's text", () => {
+  it('reads a JSON object itself and leaves everything else to Swagger UI (YAML, errors)', () => {
+    const central = readFileSync(apis().find((a) => a.name === 'central').bundleJson, 'utf8');
+    expect(parsedJson(central)).toEqual(JSON.parse(central));
+    expect(parsedJson(' \n{"openapi": "3.1.0"}')).toEqual({ openapi: '3.1.0' });
+    for (const other of ['openapi: 3.1.0\ninfo: {}\n', '{"openapi": "3.1.0",}', '{openapi: 3.1.0}', '[{}]', '', null])
+      expect(parsedJson(other)).toBeUndefined();
   });
 });
 

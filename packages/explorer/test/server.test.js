@@ -73,20 +73,9 @@ describe('build', () => {
     expect(html).toMatch(/src="\.\/swagger-ui-standalone-preset\.[0-9a-f]{10}\.js"/);
     expect(html).toMatch(/href="\.\/swagger-ui\.[0-9a-f]{10}\.css"/);
     expect(html).not.toMatch(/https?:\/\//); // nothing from a CDN
+    // (Swagger UI's options, which the minified script spells its own way, are checked in
+    // Chromium: browser.test.js)
     const js = readFileSync(join(dir, 'explorer.js'), 'utf8');
-    for (const option of [
-      "layout: 'SvcLayout'",
-      'deepLinking: true',
-      'filter: query || true',
-      "docExpansion: 'list'",
-      'persistAuthorization: false',
-      'tryItOutEnabled: true',
-      'requestSnippetsEnabled: true',
-      'displayRequestDuration: true',
-      'showMutatedRequest: false',
-      'validatorUrl: null',
-    ])
-      expect(js).toContain(option);
     expect(js).not.toContain('localStorage.setItem');
     expect(js).toContain('{"api":"central","name":"central API (v3)","url":"./specs/central.json"}');
     const spec = JSON.parse(readFileSync(join(dir, 'specs', 'central.json'), 'utf8'));

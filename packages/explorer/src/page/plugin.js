@@ -26,6 +26,7 @@ import {
   serverInfoKnown,
 } from './requests.js';
 import { onLocalSvc, recordStepAnswer, resumeWorkflow } from './runner.js';
+import { parsedJson } from './spec-json.js';
 import { apiChosen, pageWindow, specObject } from './state.js';
 
 /**
@@ -128,6 +129,15 @@ export function ExplorerPlugin(system) {
           validationErrors: (ori) => (_state, pathMethod) => validationMessages(ori(pathMethod) || []),
         },
         wrapActions: {
+          // Swagger UI reads every spec with js-yaml (about 80 ms for the central one, before the
+          // first operation list); the page's specs are JSON, which the browser reads in a few.
+          // Anything else (YAML, a syntax error) still goes to Swagger UI's parser.
+          parseToJson: (ori, sys) => (text) => {
+            const json = parsedJson(text || sys.specSelectors.specStr());
+            if (json === undefined) return ori(text);
+            sys.errActions.clear({ source: 'parser' });
+            return sys.specActions.updateJsonSpec(json);
+          },
           updateUrl: (ori) => (url) => {
             const result = ori(url);
             apiChosen(url);

@@ -20,7 +20,9 @@ import {
 /** Logs in again with the credentials of this session when a spec is loaded (reload, API switch). */
 export function restoreAuth(system) {
   const saved = readSession(AUTH_KEY, {});
-  const schemes = specObject(system).components?.securitySchemes ?? {};
+  if (!Object.keys(saved).length) return;
+  // The schemes alone: converting the whole spec here delayed the first operation list.
+  const schemes = toJS(system.specSelectors.specJson().getIn(['components', 'securitySchemes'])) ?? {};
   for (const name of Object.keys(schemes)) {
     if (isBasic(schemes[name]) && saved[name])
       system.preauthorizeBasic(name, saved[name].username, saved[name].password);

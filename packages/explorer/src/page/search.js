@@ -19,12 +19,15 @@ export function queryWords(query) {
 /** Per index (the page has one), its MiniSearch engine and vocabulary: built once, on the first query. */
 const engines = new WeakMap();
 
+/** @type {uFuzzy[] | undefined} */
+let matchers;
 /**
  * Word matchers of uFuzzy: letters left out inside a word (an abbreviation: "imgs" is images,
  * "objstore" objectstores), and one typo of any kind (a letter swapped with the next: "uplaod").
+ * Made on the first query, not while the page loads (about 20 ms before the first operation list).
+ * @returns {uFuzzy[]}
  */
-const ABBREVIATION = new uFuzzy({ intraMode: 0, intraIns: 3 });
-const ONE_TYPO = new uFuzzy({ intraMode: 1 });
+const fuzzyMatchers = () => (matchers ??= [new uFuzzy({ intraMode: 0, intraIns: 3 }), new uFuzzy({ intraMode: 1 })]);
 
 /**
  * The words of the index a query word may stand for: itself, and the words it abbreviates or
@@ -38,7 +41,7 @@ export function wordsFor(vocabulary, word) {
   const found = new Set([word]);
   // a number or version ("v2.0") means itself
   if (!/^[a-z]{4,}$/.test(word)) return [...found];
-  for (const matcher of [ABBREVIATION, ONE_TYPO]) {
+  for (const matcher of fuzzyMatchers()) {
     for (const i of matcher.filter(vocabulary, word) ?? []) found.add(vocabulary[i]);
   }
   return [...found];
