@@ -5,6 +5,7 @@ import { keepAccessible } from './a11y.js';
 import { checkOperationLink, showNotice } from './notices.js';
 import { ExplorerPlugin } from './plugin.js';
 import { fromDisk, requestInterceptor } from './requests.js';
+import { loadSearch } from './search-loader.js';
 import { config, initial, pageParams, pageWindow, subscribe, unknownApi } from './state.js';
 
 /**
@@ -79,6 +80,7 @@ function start(urls) {
         const input = /** @type {HTMLInputElement | null} */ (document.getElementById('svc-search-input'));
         if (!input) return;
         event.preventDefault();
+        loadSearch();
         const tree = input.closest('nav')?.querySelector('details.svc-nav-tree');
         if (tree && !(/** @type {HTMLDetailsElement} */ (tree).open)) tree.setAttribute('open', '');
         input.focus();

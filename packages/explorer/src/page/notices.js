@@ -1,7 +1,7 @@
 // What a link names that the page does not have: an unknown API (`?api=nope`) or operation
 // (`#/Images/nope`), said at the top of the page instead of silently showing something else.
 // ES module.
-import { operationLink } from './search.js';
+import { operationLink } from './query.js';
 import { config, indexByApi, page } from './state.js';
 
 /**

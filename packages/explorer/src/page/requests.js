@@ -2,7 +2,8 @@
 // forwarder detour for real endpoints, the request as displayed (curl), the live samples' request.
 // ES module.
 import { exampleOf, mediaKind } from '@svc/oas';
-import { matchingIds, queryWords } from './search.js';
+import { queryWords } from './query.js';
+import { loadSearch, searchEngine } from './search-loader.js';
 import {
   AUTH_KEY,
   absolute,
@@ -124,8 +125,14 @@ export function displayedRequest(req) {
 
 /** Swagger UI's filter, with the index's matching: descriptions included, typos allowed. */
 export function opsFilter(taggedOps, phrase) {
+  const engine = searchEngine();
   if (!queryWords(phrase).length) return taggedOps;
-  const kept = matchingIds(config.index, page.api, phrase);
+  // (OperationsOrNoMatch shows no list until the engine is here)
+  if (!engine) {
+    loadSearch();
+    return taggedOps;
+  }
+  const kept = engine.matchingIds(config.index, page.api, phrase);
   return taggedOps
     .map((tagObj) => {
       const operations = tagObj.get('operations');

@@ -3,9 +3,9 @@
 // waiting for its answer. Steps follow answers and renders, never timers. ES module.
 import { exampleOf, mediaKind, operationHash } from '@svc/oas';
 import { localSources } from './local-examples.js';
+import { operationLink } from './query.js';
 import { isLocalSvc, serverInfo } from './requests.js';
 import { revealOperation } from './reveal.js';
-import { operationLink } from './search.js';
 import {
   ANSWERS_KEY,
   absolute,

@@ -1,20 +1,12 @@
 // Search over the operations of every API: the page's sidebar and the operation list use the same
-// matching, on the index the build makes (scripts/search-index.mjs). ES module.
+// matching, on the index the build makes (scripts/search-index.mjs). ES module; the build makes it
+// a script of its own (search-chunk.js), which the page loads after its first operation list.
 import uFuzzy from '@leeoniya/ufuzzy';
-import { HTTP_METHODS, operationHash } from '@svc/oas';
+import { HTTP_METHODS } from '@svc/oas';
 import MiniSearch from 'minisearch';
+import { queryWords } from './query.js';
 
-/**
- * The words of a query, lower case.
- * @param {string} query
- * @returns {string[]}
- */
-export function queryWords(query) {
-  return String(query || '')
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean);
-}
+export { operationLink, queryWords } from './query.js';
 
 /** Per index (the page has one), its MiniSearch engine and vocabulary: built once, on the first query. */
 const engines = new WeakMap();
@@ -140,17 +132,4 @@ export function matchingIds(index, api, query) {
       .find((r) => r.api === api)
       ?.operations.map((o) => o.operationId) ?? [],
   );
-}
-
-/**
- * The deep link of an operation: `?api=<api>#/<tag>/<operationId>` (Swagger UI's deep link).
- * @param {string} api
- * @param {string} tag
- * @param {string} operationId
- * @param {Record<string, string>} [extra] more query parameters (`q`, `workflow`, `step`)
- * @returns {string}
- */
-export function operationLink(api, tag, operationId, extra = {}) {
-  const params = new URLSearchParams({ api, ...extra });
-  return '?' + params.toString() + operationHash(tag, operationId);
 }

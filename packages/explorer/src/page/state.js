@@ -15,6 +15,7 @@
  * @typedef {Window & typeof globalThis & {
  *   SVC_EXPLORER: ExplorerConfig,
  *   SVC_EXPLORER_SPECS?: Record<string, any>,
+ *   SVC_EXPLORER_SEARCH?: import('./search-loader.js').SearchEngine,
  *   SwaggerUIBundle: any,
  *   SwaggerUIStandalonePreset: any,
  *   ui?: any,
@@ -45,6 +46,11 @@ export const unknownApi =
       config.apis.map((a) => a.api).join(', ') +
       '.'
     : null;
+/**
+ * Whether the first operation list of the page (or what stands for it: no match, a search
+ * pending) has been rendered; OperationsOrNoMatch sets it and notifies.
+ */
+export const firstList = { shown: false };
 const listeners = new Set();
 let shown = initial.api;
 

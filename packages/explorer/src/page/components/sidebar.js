@@ -1,9 +1,12 @@
 // The sidebar: the search over every API, the APIs with their workflows, tags and operations (or
 // the matches of the search), and the history of this tab. ES module.
+
+import { operationLink, queryWords } from '../query.js';
 import { inPageWorkflowLink, showOperation } from '../runner.js';
-import { operationLink, queryWords, search } from '../search.js';
-import { config, NAV_OPEN_KEY, page, readSession, setUrlParams, writeSession } from '../state.js';
+import { loadSearch, searchEngine } from '../search-loader.js';
+import { config, firstList, NAV_OPEN_KEY, page, readSession, setUrlParams, writeSession } from '../state.js';
 import { HistoryList } from './history-list.js';
+import { searchPending } from './no-match.js';
 import { h, react, useLocation, useStoreUpdates } from './react.js';
 
 /**
@@ -30,6 +33,7 @@ export function Sidebar({ sys }) {
   const [draft, setDraft] = React.useState(q);
   const [open, setOpen] = React.useState(navOpen);
   const onSearch = (event) => {
+    loadSearch();
     const value = event.target.value;
     setDraft(value);
     sys.layoutActions.updateFilter(value);
@@ -56,8 +60,14 @@ export function Sidebar({ sys }) {
     );
   };
   let tree;
-  if (queryWords(q).length) {
-    const results = search(config.index, q);
+  const engine = searchEngine();
+  if (!firstList.shown && sys.specSelectors.loadingStatus() !== 'failed') {
+    // Not before the first operation list: what the user came for is drawn first.
+    tree = null;
+  } else if (queryWords(q).length && !engine) {
+    tree = h('p', { className: 'svc-results-count', role: 'status' }, searchPending());
+  } else if (engine && queryWords(q).length) {
+    const results = engine.search(config.index, q);
     const total = results.reduce((n, r) => n + r.operations.length, 0);
     tree = h(
       'div',
@@ -148,6 +158,7 @@ export function Sidebar({ sys }) {
         type: 'search',
         value: draft,
         onChange: onSearch,
+        onFocus: loadSearch,
         autoComplete: 'off',
         placeholder: 'e.g. upload, get v2.0, task status',
         'aria-describedby': 'svc-search-help',
