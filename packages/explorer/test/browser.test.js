@@ -421,6 +421,47 @@ describe('API explorer in Chromium', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('keeps a query typed before the search engine has arrived and answers it then; retries a failed load', async () => {
+    const engineUrl = '**/explorer-search.js';
+    /** @type {() => void} */
+    let release = () => {};
+    const held = new Promise((resolve) => {
+      release = () => resolve(undefined);
+    });
+    await page.route(engineUrl, async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.goto(`${explorer.url}?api=element`);
+      await opLocator('images_upload_v0_8').waitFor();
+      const search = page.locator('#svc-search-input');
+      await search.pressSequentially('fiql');
+      await expect.poll(() => page.locator('.svc-no-match').innerText()).toBe('Searching\u2026');
+      expect(await page.locator('.svc-sidebar .svc-results-count').innerText()).toBe('Searching\u2026');
+      expect(await search.inputValue()).toBe('fiql');
+      release();
+      await expect.poll(() => page.locator('.opblock').count()).toBe(1);
+      expect(await opLocator('storage_containers_list_v2_0').count()).toBe(1);
+      expect(await page.locator('.svc-sidebar .svc-nav-op').count()).toBe(1);
+      // The engine's script fails: the page says so; the next key tries again.
+      await page.unroute(engineUrl);
+      await page.route(engineUrl, (route) => route.abort());
+      await page.goto(`${explorer.url}?api=element&q=fiql`);
+      await expect.poll(() => page.locator('.svc-no-match').innerText()).toContain('could not load');
+      await page.unroute(engineUrl);
+      await search.press('End');
+      await search.press('Backspace');
+      await expect.poll(() => page.locator('.svc-nav-op').count()).toBeGreaterThan(0);
+      expect(await search.inputValue()).toBe('fiq');
+    } finally {
+      release();
+      await page.unroute(engineUrl);
+      await page.goto(`${explorer.url}?api=element`);
+    }
+    expect(pageErrors).toEqual([]);
+  });
+
   it('calls a real endpoint (self-signed HTTPS) through the explorer, with -k after ticking self-signed', async () => {
     realHost.received.length = 0;
     await page.goto(`${explorer.url}?api=central#/Images/images_list`);

@@ -3,7 +3,7 @@
 // ES module.
 import { exampleOf, mediaKind } from '@svc/oas';
 import { queryWords } from './query.js';
-import { loadSearch, searchEngine } from './search-loader.js';
+import { needSearch, searchEngine } from './search-loader.js';
 import {
   AUTH_KEY,
   absolute,
@@ -129,7 +129,7 @@ export function opsFilter(taggedOps, phrase) {
   if (!queryWords(phrase).length) return taggedOps;
   // (OperationsOrNoMatch shows no list until the engine is here)
   if (!engine) {
-    loadSearch();
+    needSearch();
     return taggedOps;
   }
   const kept = engine.matchingIds(config.index, page.api, phrase);

@@ -29,7 +29,10 @@ export const searchEngine = () => engine;
 /** Whether the last attempt to load the engine failed (the next use tries again). */
 export const searchFailed = () => status === 'failed';
 
-/** Adds the engine's script to the page, once (again after a failure); tells the page when it ran. */
+/**
+ * Adds the engine's script to the page, once (again after a failure: a use of the search); tells
+ * the page when it ran or failed.
+ */
 export function loadSearch() {
   if (engine || status === 'loading') return;
   status = 'loading';
@@ -48,8 +51,13 @@ export function loadSearch() {
   document.head.appendChild(script);
 }
 
+/** Loads the engine unless it failed to load already (what a render asks: no retry loop). */
+export function needSearch() {
+  if (status !== 'failed') loadSearch();
+}
+
 /** Loads the engine once the browser has nothing else to do (within 2 s). */
 export function loadSearchWhenIdle() {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(loadSearch, { timeout: 2000 });
-  else setTimeout(loadSearch, 200);
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(needSearch, { timeout: 2000 });
+  else setTimeout(needSearch, 200);
 }

@@ -2,7 +2,7 @@
 // ES module.
 import { queryWords } from '../query.js';
 import { opsFilter } from '../requests.js';
-import { loadSearch, loadSearchWhenIdle, searchEngine, searchFailed } from '../search-loader.js';
+import { loadSearchWhenIdle, needSearch, searchEngine, searchFailed } from '../search-loader.js';
 import { config, firstList, indexByApi, notify, page } from '../state.js';
 import { h, react, useLocation } from './react.js';
 
@@ -64,7 +64,7 @@ export function OperationsOrNoMatch({ Original, sys, props }) {
   if (typeof filter === 'string' && queryWords(filter).length) {
     const engine = searchEngine();
     if (!engine) {
-      loadSearch();
+      needSearch();
       return h('p', { className: 'svc-no-match', role: 'status' }, searchPending());
     }
     if (opsFilter(sys.specSelectors.taggedOperations(), filter).size === 0) return h(NoMatch, { q: filter, engine });
