@@ -38,8 +38,6 @@ export const defaultOutDir = join(packageDir, 'dist');
 export const SWAGGER_UI_ASSETS = [
   'swagger-ui-bundle.js',
   'swagger-ui-bundle.js.LICENSE.txt',
-  'swagger-ui-standalone-preset.js',
-  'swagger-ui-standalone-preset.js.LICENSE.txt',
   'swagger-ui.css',
   'LICENSE',
   'NOTICE',
@@ -49,7 +47,7 @@ export const SWAGGER_UI_ASSETS = [
  * The Swagger UI files the page loads, renamed with their content's hash
  * (`swagger-ui-bundle.<10 hex>.js`): the explorer server lets browsers keep such names for a year.
  */
-export const FINGERPRINTED_ASSETS = ['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'swagger-ui.css'];
+export const FINGERPRINTED_ASSETS = ['swagger-ui-bundle.js', 'swagger-ui.css'];
 
 /** Renames `dir/file` to its fingerprinted name and returns that name. */
 function fingerprint(dir, file) {
@@ -119,7 +117,6 @@ function indexHtml(title, assets, apiNames) {
     <div id="swagger-ui"></div>
     <noscript>The API explorer needs JavaScript.</noscript>
     <script src="./${assets['swagger-ui-bundle.js']}" charset="UTF-8"></script>
-    <script src="./${assets['swagger-ui-standalone-preset.js']}" charset="UTF-8"></script>
     <script src="./explorer.js" charset="UTF-8"></script>
   </body>
 </html>

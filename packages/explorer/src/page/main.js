@@ -10,40 +10,36 @@ import { config, initial, pageParams, pageWindow, subscribe, unknownApi } from '
 
 /**
  * Opened from disk (a downloaded CI artifact), the browser refuses fetch() of file: URLs: the
- * specs then come from specs/specs.js (a script, which file: pages may load) as blob: URLs.
+ * specs then come from specs/specs.js (a script, which file: pages may load) as blob: URLs, which
+ * replace the URLs of the configuration.
  */
 function specUrls(done) {
-  const plain = config.apis.map((a) => ({ url: a.url, name: a.name }));
-  if (!fromDisk) return done(plain);
+  if (!fromDisk) return done();
   const script = document.createElement('script');
   script.src = './specs/specs.js';
   script.onload = () => {
     const specs = pageWindow.SVC_EXPLORER_SPECS || {};
-    done(
-      config.apis.map((a) => {
-        const spec = specs[a.api];
-        if (!spec) return { url: a.url, name: a.name };
-        const blobUrl = URL.createObjectURL(new Blob([JSON.stringify(spec)], { type: 'application/json' }));
-        for (const entry of config.apis) if (entry.api === a.api) entry.url = blobUrl;
-        return { url: blobUrl, name: a.name };
-      }),
-    );
+    for (const entry of config.apis) {
+      const spec = specs[entry.api];
+      if (spec) entry.url = URL.createObjectURL(new Blob([JSON.stringify(spec)], { type: 'application/json' }));
+    }
+    done();
   };
-  script.onerror = () => done(plain);
+  script.onerror = () => done();
   document.head.appendChild(script);
 }
 
 let pageReady = false;
 specUrls(start);
 
-function start(urls) {
+function start() {
   const query = pageParams.get('q');
-  const { SwaggerUIBundle, SwaggerUIStandalonePreset } = pageWindow;
+  const { SwaggerUIBundle } = pageWindow;
   pageWindow.ui = SwaggerUIBundle({
     dom_id: '#swagger-ui',
-    urls,
-    'urls.primaryName': initial.name,
-    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    // The API of the link; the page's top bar (components/top-bar.js) offers the others.
+    url: initial.url,
+    presets: [SwaggerUIBundle.presets.apis],
     plugins: [SwaggerUIBundle.plugins.DownloadUrl, ExplorerPlugin],
     layout: 'SvcLayout',
     deepLinking: true,

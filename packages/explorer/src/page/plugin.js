@@ -11,6 +11,7 @@ import { OperationsOrNoMatch } from './components/no-match.js';
 import { PrefilledParameter } from './components/prefilled-parameter.js';
 import { useReact } from './components/react.js';
 import { SelfSignedToggle } from './components/self-signed.js';
+import { TopBar } from './components/top-bar.js';
 import { paramErrors, validationMessages } from './errors.js';
 import { recordHistory } from './history.js';
 import { localExampleBody } from './local-examples.js';
@@ -58,7 +59,7 @@ export function ExplorerPlugin(system) {
         return resolveSubtree(options.returnEntireTree ? spec : subdocument(spec, path), path, options);
       },
     },
-    components: { Logo, SvcLayout, FilterContainer: () => null },
+    components: { Logo, SvcLayout, Topbar: TopBar, FilterContainer: () => null },
     statePlugins: {
       layout: {
         actions: {

@@ -11,13 +11,12 @@
 
 /**
  * The globals the page's classic scripts share: the configuration, the specs of a page opened from
- * disk (`specs/specs.js`), Swagger UI's bundle and preset (untyped) and its instance.
+ * disk (`specs/specs.js`), Swagger UI's bundle (untyped) and its instance.
  * @typedef {Window & typeof globalThis & {
  *   SVC_EXPLORER: ExplorerConfig,
  *   SVC_EXPLORER_SPECS?: Record<string, any>,
  *   SVC_EXPLORER_SEARCH?: import('./search-loader.js').SearchEngine,
  *   SwaggerUIBundle: any,
- *   SwaggerUIStandalonePreset: any,
  *   ui?: any,
  * }} PageWindow
  */
@@ -96,7 +95,7 @@ export function absolute(url) {
 /** Rewrites query parameters of the address bar (keeping the fragment) without reloading. */
 export function setUrlParams(changes, hash = location.hash) {
   const params = new URLSearchParams(location.search);
-  params.delete('urls.primaryName'); // Swagger UI's own top bar writes this; ?api= replaces it.
+  params.delete('urls.primaryName'); // Swagger UI's own top bar wrote this; ?api= replaces it.
   for (const [name, value] of Object.entries(changes)) {
     if (value === null || value === '') params.delete(name);
     else params.set(name, value);
@@ -159,7 +158,7 @@ export function isBasic(schema) {
 }
 
 /**
- * The API whose spec Swagger UI loads now (its top bar or the page's start): shown, named in the
+ * The API whose spec Swagger UI loads now (the top bar or the page's start): shown, named in the
  * link (`?api=`), and the notice about an unknown `?api=` gone once the user picks another.
  * @param {string} url the spec's URL
  */
@@ -168,8 +167,8 @@ export function apiChosen(url) {
   if (!entry) return;
   const switched = entry.api !== page.api;
   page.api = entry.api;
-  // After the top bar's own address-bar update (urls.primaryName), which runs after its action
-  // returns: the API switch, not a workflow step. Another API leaves the operation of the last.
+  // Once Swagger UI's action is over: the API switch, not a workflow step. Another API leaves the
+  // operation of the last.
   setTimeout(() => setUrlParams({ api: entry.api }, switched ? '' : location.hash), 0);
   if (entry.api !== initial.api) document.querySelector('.svc-notice[data-kind="api"]')?.remove();
 }
