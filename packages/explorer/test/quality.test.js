@@ -83,6 +83,13 @@ describe('quality of the page', () => {
       await page.locator('link[rel=icon]').evaluateAll((links) => links.map((l) => l.getAttribute('href'))),
     ).toEqual(['./favicon.svg']);
     expect((await page.request.get(`${explorer.url}favicon.svg`)).ok()).toBe(true);
+    // the top bar's button switches dark mode on and says what it does next; and off again
+    await page.getByRole('button', { name: 'Switch to dark mode', pressed: false }).click();
+    await page.getByRole('button', { name: 'Switch to light mode', pressed: true }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark-mode'))).toBe(true);
+    await page.getByRole('button', { name: 'Switch to light mode' }).click();
+    await page.getByRole('button', { name: 'Switch to dark mode', pressed: false }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark-mode'))).toBe(false);
   });
 
   it('has no moderate, serious or critical axe-core violation, dark and light: operations of every method, an answer, a search; no blank white code-sample tab in dark mode', async () => {
