@@ -659,7 +659,10 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
     socket.destroySoon = () => linger(socket);
   }
 
-  /** Ends our side of a connection and destroys it when the client ends its side, or after LINGER_MS. */
+  /**
+   * Ends our side of a connection (if not ended already) and destroys it when the client ends its
+   * side, or after LINGER_MS.
+   */
   function linger(socket) {
     if (socket.writable) socket.end();
     const timer = setTimeout(() => socket.destroy(), LINGER_MS);
@@ -825,15 +828,7 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
       `HTTP/1.1 ${known.status} ${STATUS_CODES[known.status]}\r\nContent-Type: application/json\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
-    lingerAfterEnd(socket);
-  }
-
-  /** As `linger`, for a connection whose side is ended already. */
-  function lingerAfterEnd(socket) {
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-    timer.unref();
-    socket.once('close', () => clearTimeout(timer));
-    socket.once('end', () => socket.destroy());
+    linger(socket);
   }
 
   /**
