@@ -192,6 +192,37 @@ function readBody(req, { limit, deadlineMs, keep }) {
 }
 
 /**
+ * A body whose declared bytes are all in the request's buffer already (a small body comes with
+ * its headers): taken at once, without readBody's listeners and timer.
+ * @param {import('node:http').IncomingMessage} req
+ * @param {number} limit  in bytes
+ * @returns {Buffer | undefined} undefined while some of it is still to come (or chunked), or over `limit`
+ */
+function bodyAtHand(req, limit) {
+  const declared = Number(req.headers['content-length']);
+  if (req.readableLength !== declared || declared > limit) return undefined;
+  const bytes = req.read() ?? Buffer.alloc(0);
+  // the parser ends the request after its last byte: flowing, it then ends and closes as one read whole does
+  if (!req.complete) req.resume();
+  return bytes;
+}
+
+/**
+ * Whether a JSON text may nest deeper than `limit`: each level opens with a `{` or a `[`, so a
+ * text with no more of them than `limit` (those inside strings counted too) cannot.
+ * @param {string} text
+ * @param {number} limit
+ */
+function mayNestDeeperThan(text, limit) {
+  let opened = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c === 0x7b || c === 0x5b) && ++opened > limit) return true;
+  }
+  return false;
+}
+
+/**
  * Parses a JSON body's text, within JSON_DEPTH_LIMIT levels.
  * @param {string} text
  * @returns {unknown} undefined when blank
@@ -205,7 +236,7 @@ function parseJson(text) {
   } catch (e) {
     throw new HttpError(400, 'INVALID_REQUEST', `The request body is not valid JSON: ${e.message}`);
   }
-  if (deeperThan(body, JSON_DEPTH_LIMIT)) throw tooDeep();
+  if (mayNestDeeperThan(text, JSON_DEPTH_LIMIT) && deeperThan(body, JSON_DEPTH_LIMIT)) throw tooDeep();
   return body;
 }
 
@@ -363,7 +394,10 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
   const closing = new WeakSet();
   /** Connections answered by `clientError`, past their request's own answer. */
   const answeredRaw = new WeakSet();
-  /** Connection -> the answer of the request it is handling now (for the idle timeout and parse errors). */
+  /**
+   * Connection -> the answer of the request it handled last (for the idle timeout and parse
+   * errors); in flight while neither finished nor destroyed.
+   */
   const answering = new WeakMap();
   /**
    * `api method path` -> the operation the router matches, its path parameters and the kind of
@@ -466,12 +500,13 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
    * @property {import('node:http').IncomingHttpHeaders} headers
    * @property {string} origin
    * @property {() => AbortSignal} gone
-   * @property {{ req: import('node:http').IncomingMessage, proceed: () => void,
+   * @property {{ req: import('node:http').IncomingMessage, proceed: () => void, bodyTaken: boolean,
    *   dispatch: (sub: { method: string, path: string, body?: any }) => Promise<{ status: number, json: Buffer[] }>,
    *   hold: (bytes: number) => Promise<import('./budget.js').Lease> }} [wire]
    *   a request from a connection: its body is read from `req`, `proceed` sends `100 Continue` when
-   *   asked for (once the request is accepted, before its body is read), `hold` takes bytes of
-   *   the answer budget until this answer is written out
+   *   asked for (once the request is accepted, before its body is read), `bodyTaken` is set once
+   *   every declared byte of the body is read (the parser may not have ended the request yet),
+   *   `hold` takes bytes of the answer budget until this answer is written out
    * @property {any} [value]  a batch's sub-request: its body, parsed already (undefined: none)
    */
 
@@ -595,11 +630,14 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
       if (declared > JSON_BODY_LIMIT) throw tooLarge(JSON_BODY_LIMIT);
       if (hasBody) {
         r.wire.proceed();
-        const bytes = await readBody(req, {
-          limit: JSON_BODY_LIMIT,
-          deadlineMs: timeouts.bodyMs,
-          keep: kind === 'json',
-        });
+        let bytes = bodyAtHand(req, JSON_BODY_LIMIT);
+        if (bytes) r.wire.bodyTaken = true;
+        else
+          bytes = await readBody(req, {
+            limit: JSON_BODY_LIMIT,
+            deadlineMs: timeouts.bodyMs,
+            keep: kind === 'json',
+          });
         if (kind === 'json') text = bytes.toString('utf8');
       }
     } else if (r.value !== undefined) {
@@ -676,10 +714,12 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
    * @param {import('node:http').IncomingMessage} req
    * @param {import('node:http').ServerResponse} res
    * @param {Answer & { api?: any, operationId?: string }} answer
+   * @param {boolean} [bodyTaken]  every declared byte of the body is read, though the parser may
+   *   not have ended the request yet
    */
-  function send(req, res, answer) {
+  function send(req, res, answer, bodyTaken = false) {
     if (res.destroyed || res.headersSent || answeredRaw.has(req.socket)) return;
-    if (!req.complete) closeAfter(req, res);
+    if (!req.complete && !bodyTaken) closeAfter(req, res);
     if (answer.stream) {
       res.writeHead(answer.status, answer.headers);
       answer.stream.pipe(res);
@@ -733,7 +773,6 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
       return;
     }
     answering.set(socket, res);
-    res.once('close', () => answering.get(socket) === res && answering.delete(socket));
     const raw = req.url ?? '/';
     if (raw.length > URL_LIMIT) {
       const error = urlTooLong();
@@ -770,36 +809,31 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
     let gone;
     const goneOnce = () => (gone ??= goneSignal(req, res));
     let continued = !expectContinue;
-    const answer = await run({
-      method,
-      target,
-      headers: req.headers,
-      origin,
-      gone: goneOnce,
-      wire: {
-        req,
-        proceed() {
-          if (continued) return;
-          continued = true;
-          res.writeContinue();
-        },
-        dispatch: (sub) => dispatch(sub, { origin, gone: goneOnce }),
-        async hold(bytes) {
-          const lease = await answerBudget.take(bytes, goneOnce());
-          // written out (handed to the kernel) or cut: either way no longer ours to hold
-          if (res.destroyed || res.writableFinished) lease.release();
-          else res.once('close', lease.release);
-          return lease;
-        },
+    const wire = {
+      req,
+      bodyTaken: false,
+      proceed() {
+        if (continued) return;
+        continued = true;
+        res.writeContinue();
       },
-    });
+      dispatch: (sub) => dispatch(sub, { origin, gone: goneOnce }),
+      async hold(bytes) {
+        const lease = await answerBudget.take(bytes, goneOnce());
+        // written out (handed to the kernel) or cut: either way no longer ours to hold
+        if (res.destroyed || res.writableFinished) lease.release();
+        else res.once('close', lease.release);
+        return lease;
+      },
+    };
+    const answer = await run({ method, target, headers: req.headers, origin, gone: goneOnce, wire });
     if (socket.destroyed || res.destroyed) return; // the client went away: nobody to answer
     if (res.headersSent) {
       // an answer was half-written when the handler failed: nothing more can be said
       if (answer.failed) res.destroy();
       return;
     }
-    send(req, res, answer);
+    send(req, res, answer, wire.bodyTaken);
   }
 
   const urlTooLong = () =>
@@ -815,8 +849,9 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
     // answered and closing already: the parser refuses each further chunk the client sends while
     // the connection lingers; destroying it now would reset the answer away
     if (closing.has(socket)) return;
-    const inFlight = answering.get(socket);
-    if (!socket.writable || inFlight?.headersSent || !/^(HPE_|ERR_HTTP_)/.test(error.code ?? '')) {
+    const last = answering.get(socket);
+    const halfWritten = last?.headersSent && !last.writableFinished;
+    if (!socket.writable || halfWritten || !/^(HPE_|ERR_HTTP_)/.test(error.code ?? '')) {
       socket.destroy();
       return;
     }
@@ -881,7 +916,7 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
    */
   function idle(socket) {
     const res = answering.get(socket);
-    if (res && !res.headersSent) return;
+    if (res && !res.headersSent && !res.destroyed) return;
     socket.destroy();
   }
 

@@ -167,6 +167,22 @@ describe('malformed requests: an answer, then the close (never a reset)', () => 
     });
   }
 
+  it('answers a malformed request that follows a complete answer on the same connection', async () => {
+    const c = await open(plain.sim.url);
+    const body = '{"kind":"image"}';
+    await c.write(
+      `${head('POST', `${V3}/images/list`, { authorization: AUTH, 'content-type': 'application/json', 'content-length': String(body.length) })}${body}`,
+    );
+    const first = await within(c.next('the list'), 'the answer to a list');
+    expect(first.status).toBe(200);
+    // the body came whole with the headers: read, so the connection is kept
+    expect(first.headers.connection).not.toBe('close');
+    await c.write('HELLO THERE\r\n\r\n');
+    const answer = await within(c.next('the 400'), 'an answer to a bad line after a good request');
+    expect(answer.status).toBe(400);
+    expect((await within(c.closed, 'the close after the answer')).error).toBeUndefined();
+  });
+
   it('answers 408 when the request line and headers do not arrive in time', async () => {
     const c = await open(plain.sim.url);
     await c.write(`GET ${V3}/images/list HTTP/1.1\r\nHost: x\r\n`);

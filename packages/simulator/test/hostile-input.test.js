@@ -4,7 +4,7 @@
 import { request as httpsRequest } from 'node:https';
 import { Agent, fetch } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { JSON_BODY_LIMIT } from '../src/http.js';
+import { JSON_BODY_LIMIT, JSON_DEPTH_LIMIT } from '../src/http.js';
 import { AUTH, objectStoreSpec, seededTopology, specs, startTestSimulator, waitTask } from './support/sim.js';
 import { startHeldSource } from './support/source.js';
 
@@ -93,6 +93,22 @@ describe('bodies', () => {
     const res = await raw('POST', `${V3}/images/list`, { body: deep });
     expect(res.status).toBe(400);
     expect(res.text).toMatch(/deeper than/);
+  });
+
+  it('refuses a body one level deeper than the limit, not one at it, a wide one or one with brackets in strings', async () => {
+    const nested = (levels) => `{"kind":"image","x":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+    const past = await raw('POST', `${V3}/images/list`, { body: Buffer.from(nested(JSON_DEPTH_LIMIT + 1)) });
+    expect(past.status).toBe(400);
+    expect(past.text).toMatch(/deeper than/);
+    for (const body of [
+      nested(JSON_DEPTH_LIMIT),
+      `{"kind":"image","x":[${'[],'.repeat(2 * JSON_DEPTH_LIMIT)}[]]}`,
+      `{"kind":"image","filter":"name==${'{['.repeat(JSON_DEPTH_LIMIT)}"}`,
+    ]) {
+      const res = await raw('POST', `${V3}/images/list`, { body: Buffer.from(body) });
+      expect(res.status, body).toBeLessThan(500);
+      expect(res.text, body).not.toMatch(/deeper than/);
+    }
   });
 
   it('answers 413 with the limit to bodies over 1 MiB (1.1 MB, 50 MB, chunked) and logs nothing', async () => {
