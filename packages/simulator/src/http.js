@@ -167,23 +167,14 @@ function readBody(req, { limit, deadlineMs, keep }) {
     };
     const onError = (error) => fail(error);
     const onClose = () => fail(new Error('the connection closed before the end of the body'));
-    // none when every declared byte is in already (a small body comes with its headers): its end
-    // is then the parser's, with nothing left to wait for from the client
-    const declared = Number(req.headers['content-length']);
-    const timer =
-      req.readableLength === declared
-        ? undefined
-        : setTimeout(
-            () =>
-              fail(
-                new HttpError(
-                  408,
-                  'REQUEST_TIMEOUT',
-                  `The request body did not arrive whole within ${deadlineMs / 1000} s`,
-                ),
-              ),
-            deadlineMs,
-          );
+    // a body whole at hand never gets here (bodyAtHand)
+    const timer = setTimeout(
+      () =>
+        fail(
+          new HttpError(408, 'REQUEST_TIMEOUT', `The request body did not arrive whole within ${deadlineMs / 1000} s`),
+        ),
+      deadlineMs,
+    );
     req.on('data', onData);
     req.once('end', onEnd);
     req.once('error', onError);
@@ -193,14 +184,14 @@ function readBody(req, { limit, deadlineMs, keep }) {
 
 /**
  * A body whose declared bytes are all in the request's buffer already (a small body comes with
- * its headers): taken at once, without readBody's listeners and timer.
+ * its headers): taken at once, without readBody's listeners and timer. The caller has refused a
+ * declared length over its limit already.
  * @param {import('node:http').IncomingMessage} req
- * @param {number} limit  in bytes
- * @returns {Buffer | undefined} undefined while some of it is still to come (or chunked), or over `limit`
+ * @returns {Buffer | undefined} undefined while some of it is still to come (or chunked)
  */
-function bodyAtHand(req, limit) {
+function bodyAtHand(req) {
   const declared = Number(req.headers['content-length']);
-  if (req.readableLength !== declared || declared > limit) return undefined;
+  if (req.readableLength !== declared) return undefined;
   const bytes = req.read() ?? Buffer.alloc(0);
   // the parser ends the request after its last byte: flowing, it then ends and closes as one read whole does
   if (!req.complete) req.resume();
@@ -630,7 +621,7 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
       if (declared > JSON_BODY_LIMIT) throw tooLarge(JSON_BODY_LIMIT);
       if (hasBody) {
         r.wire.proceed();
-        let bytes = bodyAtHand(req, JSON_BODY_LIMIT);
+        let bytes = bodyAtHand(req);
         if (bytes) r.wire.bodyTaken = true;
         else
           bytes = await readBody(req, {
