@@ -5,9 +5,8 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { integer, parseCommandLine, port, UsageError, usageExit } from '@svc/args';
-import { parse as parseYaml } from 'yaml';
 import { checkTopology } from './domain/topology.js';
-import { DataDirLocked, DEFAULT_DATA_DIR, keptPassword, parseFaults, startSimulator } from './index.js';
+import { parseFaults } from './faults.js';
 
 /**
  * A path as printed: relative to the working directory when inside it, else its last two names
@@ -30,7 +29,7 @@ Password: --password, else $SVC_SIM_PASSWORD, else the one kept in <data dir>/pa
 Environment (a typed option wins): SVC_SIM_HOST, SVC_SIM_PORT, SVC_SIM_DATA, SVC_SIM_TASK_SECONDS, SVC_SIM_TOPOLOGY.
 --print-env: stdout is only SVC_SIM_URL=..., SVC_SIM_USER=..., SVC_SIM_CA=<PEM file> (HTTPS) lines, once listening.
 --ready-file FILE: the same lines written to FILE once listening (removed at stop).
-Data dir default: ${shown(DEFAULT_DATA_DIR)}`;
+Data dir default: .simulator/ at the repository root in a checkout; installed from npm, ./.simulator`;
 
 /**
  * `check` for a number of seconds: a decimal >= 0.
@@ -102,17 +101,19 @@ function namedFromEnvironment(message, argv) {
 }
 
 /**
- * Parses and checks the options (`@svc/args`, as every command of the repository).
+ * Parses and checks the options (`@svc/args`, as every command of the repository), before the
+ * simulator's modules load: a typo or `--help` is answered at once, not after 0.3 CPU-s of imports.
  * @param {string[]} argv
+ * @returns {Promise<object>} the simulator's options; `dataDir` undefined for the default
  * @throws {UsageError} naming the option and the rule
  */
-function options(argv) {
+async function options(argv) {
   const { values } = parseCommandLine(
     {
       options: {
         host: { type: 'string', default: '127.0.0.1' },
         port: { type: 'string', default: '9440', check: port },
-        data: { type: 'string', default: DEFAULT_DATA_DIR },
+        data: { type: 'string' },
         user: { type: 'string', default: 'admin', check: nonEmpty },
         password: { type: 'string' },
         'task-seconds': { type: 'string', default: '3', check: seconds },
@@ -152,7 +153,8 @@ function options(argv) {
     }
     try {
       // YAML 1.2 reads JSON as well
-      topology = checkTopology(parseYaml(text));
+      const { parse } = await import('yaml');
+      topology = checkTopology(parse(text));
     } catch (e) {
       throw new Error(`--topology: ${e.message}`);
     }
@@ -196,7 +198,7 @@ function envLines(sim, o, generated) {
 let opts;
 const typed = process.argv.slice(2);
 try {
-  opts = options(withEnvironment(typed));
+  opts = await options(withEnvironment(typed));
 } catch (error) {
   // a PEM or topology file that does not read is a bad option too (its message names the option)
   usageExit('simulator', USAGE, namedFromEnvironment(error.message.replace(/\s*\n\s*/g, ' '), typed));
@@ -205,6 +207,8 @@ if (opts.help) {
   console.log(USAGE);
   process.exit(0);
 }
+const { DataDirLocked, DEFAULT_DATA_DIR, keptPassword, startSimulator } = await import('./index.js');
+opts.dataDir ??= DEFAULT_DATA_DIR;
 /** @type {{ password: string, created: boolean } | undefined} the data dir's password, when none is chosen */
 let kept;
 if (!opts.password) {
