@@ -104,7 +104,8 @@ function namedFromEnvironment(message, argv) {
  * Parses and checks the options (`@svc/args`, as every command of the repository), before the
  * simulator's modules load: a typo or `--help` is answered at once, not after 0.3 CPU-s of imports.
  * @param {string[]} argv
- * @returns {Promise<object>} the simulator's options; `dataDir` undefined for the default
+ * @returns the simulator's options (`dataDir` undefined: the default), with `help`, `printEnv`,
+ *   `readyFile` and `certFile` for the CLI itself
  * @throws {UsageError} naming the option and the rule
  */
 async function options(argv) {
