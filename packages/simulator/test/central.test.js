@@ -272,6 +272,41 @@ describe('v3 image lifecycle', () => {
   });
 });
 
+describe('the list asked again (a polling client)', () => {
+  it('answers the same bytes while no image changes, the change once one does, and every check first', async () => {
+    const text = JSON.stringify({ kind: 'image', length: 500, sort_attribute: 'name', sort_order: 'ASCENDING' });
+    const list = (o = {}) =>
+      t.call('POST', `${V3}/images/list`, {
+        body: text,
+        ...o,
+        headers: { 'content-type': 'application/json', ...o.headers },
+      });
+    const first = await list();
+    expect(first.status).toBe(200);
+    expect((await list()).text).toBe(first.text);
+    // the answer at hand does not skip what comes before it
+    expect((await list({ headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect((await list({ auth: 'Basic d3Jvbmc6d3Jvbmc=' })).status).toBe(401);
+
+    const created = await t.call('POST', `${V3}/images`, { body: createBody('polled-a') });
+    const uuid = created.body.metadata.uuid;
+    const withIt = await list();
+    expect(withIt.body.metadata.total_matches).toBe(first.body.metadata.total_matches + 1);
+    expect(withIt.body.entities.map((e) => e.metadata.uuid)).toContain(uuid);
+    await waitTask(t.call, created.body.status.execution_context.task_uuid);
+    const read = await t.call('GET', `${V3}/images/${uuid}`);
+    const updated = await t.call('PUT', `${V3}/images/${uuid}`, {
+      body: { ...createBody('polled-b'), metadata: { kind: 'image', spec_version: read.body.metadata.spec_version } },
+    });
+    expect(updated.status).toBe(202);
+    const renamed = await list();
+    const names = renamed.body.entities.map((e) => e.spec.name);
+    expect(names).toContain('polled-b');
+    expect(names).not.toContain('polled-a');
+    expect((await list()).text).toBe(renamed.text);
+  });
+});
+
 describe('v3 tasks', () => {
   it('lists tasks and long-polls until one is done', async () => {
     // Long enough that the calls below fall inside the task on a loaded machine (1 s was not).

@@ -36,8 +36,13 @@ export const mapError = v3MapError({
   categoriesMapping: 'metadata.categories_mapping',
 });
 
-/** @type {WeakMap<object, Map<string, { generation: number, json: Buffer }>>} domain -> origin + request body -> the list answer, encoded */
-const listCaches = new WeakMap();
+/**
+ * The image list is the hot path of polling clients: its answer depends on the images alone (and
+ * the request), so the pipeline answers the same page asked again, no image changed in between,
+ * with the bytes it sent before (adapter `cachedAnswers`, http.js).
+ * @type {Record<string, (domain: import('../../domain/index.js').Domain) => number>}
+ */
+export const cachedAnswers = { images_list: (domain) => domain.images.generation() };
 
 const uuidOf = (ctx) => ctx.params.uuid.toLowerCase();
 
@@ -103,30 +108,16 @@ export const handlers = {
 
   async images_list(ctx) {
     const body = ctx.body ?? {};
-    const { images } = ctx.domain;
-    // the same page asked again with no image changed in between (polling clients): the same answer
-    let cache = listCaches.get(ctx.domain);
-    if (!cache) {
-      cache = new Map();
-      listCaches.set(ctx.domain, cache);
-    }
-    const key = `${ctx.origin} ${JSON.stringify(body)}`;
-    const generation = images.generation();
-    const cached = cache.get(key);
-    if (cached?.generation === generation) return { status: 200, json: cached.json };
     const query = listQuery(body, {
       filter: IMAGE_ATTRIBUTES,
       sort: IMAGE_SORT,
     });
-    const { total, docs } = images.page(query);
+    const { total, docs } = ctx.domain.images.page(query);
     const found = { total, offset: query.offset, page: docs };
-    // assembled as text around each image's JSON, and kept encoded: the list is the hot path of
-    // polling clients, and a cached answer is then sent as it is
+    // assembled as text around each image's JSON, and encoded once: a cached answer is sent as it is
     const json = Buffer.from(
       `{"api_version":"${API_VERSION}","metadata":${JSON.stringify(listMetadata('image', body, found))},"entities":[${found.page.map((i) => JSON.stringify(imageV3(i, ctx))).join(',')}]}`,
     );
-    if (cache.size >= 64) cache.clear();
-    cache.set(key, { generation, json });
     return { status: 200, json };
   },
 
