@@ -21,12 +21,12 @@ import { fileURLToPath } from 'node:url';
 import { commandLine, fromEnv, integer } from '@svc/args';
 
 const USAGE =
-  'Usage: [BENCH_UPLOAD_BYTES=1073741824] [BENCH_SECONDS=4] [BENCH_ROUNDS=5] [BENCH_SCALE=100,1000,10000,100000] [BENCH_PARTS=prism,upload,curve,bare,burst] npm run bench -w @svc/simulator   (no options)';
+  'Usage: [BENCH_UPLOAD_BYTES=1073741824] [BENCH_SECONDS=4] [BENCH_ROUNDS=9] [BENCH_SCALE=100,1000,10000,100000] [BENCH_PARTS=prism,upload,curve,bare,burst] npm run bench -w @svc/simulator   (no options)';
 commandLine('simulator bench', USAGE, { options: {} }); // no options: the settings are environment variables
 const setting = (name, fallback) => fromEnv('simulator bench', USAGE, name, fallback, integer(1));
 const UPLOAD_BYTES = setting('BENCH_UPLOAD_BYTES', 1024 ** 3);
 const SECONDS = setting('BENCH_SECONDS', 4);
-const ROUNDS = setting('BENCH_ROUNDS', 5);
+const ROUNDS = setting('BENCH_ROUNDS', 9);
 // each of the four writes (simulator, raw, bare server, transfer alone) in each place of the order twice
 const UPLOAD_ROUNDS = 8;
 const UPLOAD_CHILD = fileURLToPath(new URL('./upload-child.mjs', import.meta.url));

@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { commandLine, fromEnv, integer, usageExit } from '@svc/args';
 
 const USAGE =
-  'Usage: [BENCH_SCALE=100,1000,10000,100000] [BENCH_SECONDS=4] [BENCH_ROUNDS=5] [BENCH_PARTS=prism,upload,curve,bare,burst] npm run bench -w @svc/simulator';
+  'Usage: [BENCH_SCALE=100,1000,10000,100000] [BENCH_SECONDS=4] [BENCH_ROUNDS=9] [BENCH_PARTS=prism,upload,curve,bare,burst] npm run bench -w @svc/simulator';
 /** The parts of `npm run bench`, in the order they run (bench.mjs: prism, upload; here: curve, bare; burst.mjs: burst). */
 const PARTS = ['prism', 'upload', 'curve', 'bare', 'burst'];
 const PASSWORD = 'bench';
@@ -369,7 +369,7 @@ export async function scaleBench() {
   if (!parts.has('curve') && !parts.has('bare')) return;
   // without the curve, one size: the smallest, for (2)
   const list = parts.has('curve') ? scaleSizes() : scaleSizes().slice(0, 1);
-  const rounds = fromEnv('simulator bench', USAGE, 'BENCH_ROUNDS', 5, integer(1));
+  const rounds = fromEnv('simulator bench', USAGE, 'BENCH_ROUNDS', 9, integer(1));
   const tls = await certificate();
   const agent = new Agent({ keepAlive: true, maxSockets: 16, ca: tls.cert });
   const work = mkdtempSync(join(tmpdir(), 'svc-sim-scale-'));
