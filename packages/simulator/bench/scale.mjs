@@ -323,8 +323,9 @@ async function round(server, url, body, ca) {
  * Part (2): the simulator's cached first page against the bare server sending its bytes, each in
  * its own process, in rounds with the order turning; medians of each figure and of the rounds' ratios.
  * @param {Child} sim  seeded with at least PAGE images
- * @returns {Promise<{ sim: { rps: number, cpuUs: number }, bare: { rps: number, cpuUs: number }, rpsRatio: number, cpuRatio: number }>}
- *   `cpuRatio`: the bare server's CPU per request over the simulator's
+ * @returns {Promise<{ sim: { rps: number, cpuUs: number }, bare: { rps: number, cpuUs: number }, rpsRatio: number, cpuRatio: number, spread: { rps: string, cpu: string } }>}
+ *   `cpuRatio`: the bare server's CPU per request over the simulator's; `spread`: the lowest and
+ *   highest of the rounds' ratios (how steady the machine was)
  */
 async function bareComparison(sim, tls, agent, rounds) {
   const simUrl = `${sim.url}/api/svc/v3/images/list`;
@@ -353,7 +354,13 @@ async function bareComparison(sim, tls, agent, rounds) {
       ratios.cpu.push(pair.bare.cpuUs / pair.sim.cpuUs);
     }
     const of = (list) => ({ rps: median(list.map((x) => x.rps)), cpuUs: median(list.map((x) => x.cpuUs)) });
-    return { sim: of(seen.sim), bare: of(seen.bare), rpsRatio: median(ratios.rps), cpuRatio: median(ratios.cpu) };
+    return {
+      sim: of(seen.sim),
+      bare: of(seen.bare),
+      rpsRatio: median(ratios.rps),
+      cpuRatio: median(ratios.cpu),
+      spread: { rps: spread(ratios.rps), cpu: spread(ratios.cpu) },
+    };
   } finally {
     await bare.stop();
   }
@@ -466,16 +473,19 @@ function printCurve(curve) {
   for (const r of rows) console.log(line(r));
 }
 
+/** `lowest-highest` of some ratios, to 2 places. */
+const spread = (values) => `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}`;
+
 function printBare(bare, size, rounds) {
   const met = (ratio) => (ratio >= GOALS.bareRatio ? 'yes' : 'NO');
   console.log(
     `\nPOST /images/list, first ${PAGE} of ${size} images (cached), HTTPS + basic auth, ${CONNECTIONS} connections, median of ${rounds} rounds of each; each server in its own process:`,
   );
   console.log(
-    `  requests/s:               simulator ${bare.sim.rps.toFixed(0)}, bare Node HTTPS server with the same bytes ${bare.bare.rps.toFixed(0)}; ratio ${bare.rpsRatio.toFixed(3)}   goal >= ${GOALS.bareRatio}   met: ${met(bare.rpsRatio)}`,
+    `  requests/s:               simulator ${bare.sim.rps.toFixed(0)}, bare Node HTTPS server with the same bytes ${bare.bare.rps.toFixed(0)}; ratio ${bare.rpsRatio.toFixed(3)} (rounds ${bare.spread.rps})   goal >= ${GOALS.bareRatio}   met: ${met(bare.rpsRatio)}`,
   );
   console.log(
-    `  server CPU per request:   simulator ${bare.sim.cpuUs.toFixed(0)} us, bare ${bare.bare.cpuUs.toFixed(0)} us; bare/simulator ${bare.cpuRatio.toFixed(3)}   goal >= ${GOALS.bareRatio}   met: ${met(bare.cpuRatio)}`,
+    `  server CPU per request:   simulator ${bare.sim.cpuUs.toFixed(0)} us, bare ${bare.bare.cpuUs.toFixed(0)} us; bare/simulator ${bare.cpuRatio.toFixed(3)} (rounds ${bare.spread.cpu})   goal >= ${GOALS.bareRatio}   met: ${met(bare.cpuRatio)}`,
   );
 }
 
