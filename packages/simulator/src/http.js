@@ -473,15 +473,11 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
    * media type is always given as application/json), so the same text is valid again.
    * @param {{ method: string, path: string, query: any, search: string, headers: any, body: any }} request
    * @param {boolean} json  the operation takes a JSON body
-   * @param {string | undefined} text  the body's JSON text ('' for none)
+   * @param {string | false} key  the request's key (see `run`; false: not remembered)
    * @throws {HttpError} the API's validation status, naming each field and its rule
    */
-  function validate(api, operation, request, json, text) {
-    const remembered =
-      text !== undefined &&
-      text.length <= REMEMBERED_BODY &&
-      (operation.parameters ?? []).every((p) => p.in === 'path') &&
-      `${api.name} ${operation.operationId} ${request.path} ${request.search} ${text}`;
+  function validate(api, operation, request, json, key) {
+    const remembered = (operation.parameters ?? []).every((p) => p.in === 'path') && key;
     if (remembered && validated.get(remembered)) return;
     // the validator checks a body only under exactly this media type (a charset would skip it)
     if (json) request.headers = { ...request.headers, 'content-type': 'application/json' };
@@ -547,21 +543,21 @@ function createPipeline({ apis, domain, user, password, faults, secrets, files =
         }
       }
       const text = await textOf(r, operation, kind);
+      // what the checks below read of a request with a small body (their results are remembered)
+      const key =
+        (text ?? '').length <= REMEMBERED_BODY && `${api.name} ${operationId} ${path} ${search} ${text ?? ''}`;
       // the same request again, the documents its answer reads unchanged: the same bytes, whose
       // request passed every check that follows (a function of what the key holds)
       const generationOf = api.adapter.cachedAnswers?.[operationId];
       const generation = generationOf?.(domain);
-      const answerKey =
-        generationOf &&
-        (text ?? '').length <= REMEMBERED_BODY &&
-        `${api.name} ${operationId} ${r.origin} ${path} ${search} ${text ?? ''}`;
+      const answerKey = generationOf && key && `${r.origin} ${key}`;
       if (answerKey) {
         const known = answers.get(answerKey);
         if (known?.generation === generation) return { status: 200, json: known.json, api, operationId };
       }
       const body = kind === 'json' ? parsedBody(r, operation, text, api) : undefined;
       if (kind === 'json') request.body = body;
-      validate(api, operation, request, kind === 'json', body === undefined ? '' : text);
+      validate(api, operation, request, kind === 'json', key);
       const handler = api.adapter.handlers[operationId];
       if (!handler) throw new HttpError(501, 'INTERNAL_ERROR', `${operationId} is not simulated yet`);
       // a binary body is the handler's to read
