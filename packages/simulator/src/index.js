@@ -12,11 +12,11 @@ import { loadApis, packed } from './bundles.js';
 import { killAtWrite } from './domain/durable.js';
 import { createDomain } from './domain/index.js';
 import { createFaults } from './faults.js';
-import { serve } from './http.js';
 import { HEADERS_TIMEOUT_MS, IDLE_TIMEOUT_MS, JSON_BODY_TIMEOUT_MS, UPLOAD_IDLE_TIMEOUT_MS } from './limits.js';
 import { lockDataDir } from './lock.js';
 import { upgrade } from './migrate.js';
 import { SAMPLE_PATH, sampleImage } from './samples.js';
+import { serve } from './wire/connection.js';
 
 export { parseFaults } from './faults.js';
 export { DataDirLocked } from './lock.js';
@@ -223,8 +223,9 @@ export async function startSimulator(options) {
     if (!adapter) throw new Error(`startSimulator: no adapter in src/apis/ for the API "${api.name}"`);
     return { ...api, adapter };
   });
-  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }) : createHttpServer();
-  // the handlers, timeouts and limits of every connection (http.js, limits.js)
+  // allowHalfOpen: a TLS socket would end our side at the client's FIN, before the answer (connection.js)
+  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key, allowHalfOpen: true }) : createHttpServer();
+  // the handlers, timeouts and limits of every connection (wire/connection.js, limits.js)
   serve(server, {
     apis: mounted,
     domain,

@@ -61,3 +61,9 @@ export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
  */
 export const LINGER_MS = 5_000;
 export const LINGER_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Bytes of answers kept for reuse (the list answers a polling client asks again), in bytes: a
+ * maximal list page is some 3 MB, so 64 of them held 200 MB or more under an entry count.
+ */
+export const ANSWER_CACHE_BYTES = 16 * 1024 * 1024;

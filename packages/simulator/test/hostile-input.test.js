@@ -4,7 +4,7 @@
 import { request as httpsRequest } from 'node:https';
 import { Agent, fetch } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { JSON_BODY_LIMIT, JSON_DEPTH_LIMIT } from '../src/http.js';
+import { JSON_BODY_LIMIT, JSON_DEPTH_LIMIT } from '../src/limits.js';
 import { AUTH, objectStoreSpec, seededTopology, specs, startTestSimulator, waitTask } from './support/sim.js';
 import { startHeldSource } from './support/source.js';
 

@@ -8,7 +8,7 @@ import * as objects from './objects/index.js';
 
 /**
  * @typedef {object} Adapter
- * @property {Record<string, (ctx: import('../http.js').Context) => Promise<any>>} handlers  operationId -> handler
+ * @property {Record<string, (ctx: import('../wire/pipeline.js').Context) => Promise<any>>} handlers  operationId -> handler
  * @property {(error: import('../errors.js').HttpError, operationId?: string) => any} errorBody  the API's error body
  * @property {number} validationStatus  the status of a request its schema refuses (422 v3, 400 element)
  * @property {(error: import('../domain/errors.js').DomainError) => import('../errors.js').HttpError} mapError

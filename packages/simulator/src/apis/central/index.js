@@ -39,7 +39,7 @@ export const mapError = v3MapError({
 /**
  * The image list is the hot path of polling clients: its answer depends on the images alone (and
  * the request), so the pipeline answers the same page asked again, no image changed in between,
- * with the bytes it sent before (adapter `cachedAnswers`, http.js).
+ * with the bytes it sent before (adapter `cachedAnswers`, wire/answer-cache.js).
  * @type {Record<string, (domain: import('../../domain/index.js').Domain) => number>}
  */
 export const cachedAnswers = { images_list: (domain) => domain.images.generation() };
@@ -72,8 +72,8 @@ function accepted(ctx, { image, task }) {
 
 /**
  * The handlers of the central API, keyed by operationId. Each takes the request context
- * (`ctx.domain`, `ctx.body`, `ctx.params`, ...; see http.js) and resolves `{ status, body | json | stream, headers }`.
- * @type {Record<string, (ctx: import('../../http.js').Context) => Promise<any>>}
+ * (`ctx.domain`, `ctx.body`, `ctx.params`, ...; see wire/pipeline.js) and resolves `{ status, body | json | stream, headers }`.
+ * @type {Record<string, (ctx: import('../../wire/pipeline.js').Context) => Promise<any>>}
  */
 export const handlers = {
   async images_create(ctx) {
@@ -169,7 +169,7 @@ export const handlers = {
         'INVALID_ARGUMENT',
         'X-Svc-Checksum-Type and X-Svc-Checksum-Bytes go together: send both or neither',
       );
-    await ctx.domain.images.upload(uuidOf(ctx), ctx.req, {
+    await ctx.domain.images.upload(uuidOf(ctx), ctx.bytes, {
       algorithm: type === 'SHA_1' ? 'sha1' : type === 'SHA_256' ? 'sha256' : undefined,
       expectedDigest: expected === undefined ? undefined : String(expected),
       idleMs: ctx.uploadIdleMs,

@@ -70,7 +70,7 @@ const CREATE_FIELDS = {
 
 /**
  * Creates the image (and its task) from a v0.8 or v2.0 create body.
- * @param {import('../../http.js').Context} ctx
+ * @param {import('../../wire/pipeline.js').Context} ctx
  * @param {{ spec: string, imageType: string, url: string, containerUuid: string, containerName: string, containerNameAlias?: string, containerId?: string }} f
  *   the body's field names
  * @returns {any} the create task
@@ -156,7 +156,7 @@ const longPoll = (ctx, uuids, seconds) => ctx.domain.tasks.waitAny(uuids, Math.m
 
 /**
  * The handlers of the element API (v0.8 and v2.0), keyed by operationId.
- * @type {Record<string, (ctx: import('../../http.js').Context) => Promise<any>>}
+ * @type {Record<string, (ctx: import('../../wire/pipeline.js').Context) => Promise<any>>}
  */
 export const handlers = {
   async images_list_v0_8(ctx) {
@@ -199,7 +199,7 @@ export const handlers = {
     const containerUuid = container.uuid;
     let task;
     try {
-      task = await ctx.domain.images.uploadStaged(image.uuid, ctx.req, containerUuid, { idleMs: ctx.uploadIdleMs });
+      task = await ctx.domain.images.uploadStaged(image.uuid, ctx.bytes, containerUuid, { idleMs: ctx.uploadIdleMs });
     } catch (error) {
       if (!(error instanceof Refused)) throw error;
       // production's wording: the upload proceeds only while the image is INACTIVE

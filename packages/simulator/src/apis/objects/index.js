@@ -209,7 +209,7 @@ function groups(body, entityType, entities) {
 
 /**
  * The handlers of the object store API, keyed by operationId.
- * @type {Record<string, (ctx: import('../../http.js').Context) => Promise<any>>}
+ * @type {Record<string, (ctx: import('../../wire/pipeline.js').Context) => Promise<any>>}
  */
 export const handlers = {
   async objectstores_create(ctx) {
