@@ -72,6 +72,17 @@ export const DEFAULT_DATA_DIR = packed ? resolve('.simulator') : join(root, '.si
  * @property {number} port
  * @property {string} dataDir
  * @property {() => Promise<void>} close  stops listening and closes the state; running tasks resume at the next start
+ * @property {() => Resources} resources  what it holds now, for leak checks
+ */
+
+/**
+ * @typedef {object} Resources  what a running simulator holds (each 0 when no request is in flight,
+ *   the caches bounded)
+ * @property {number} streams     answers' streams being written (a download)
+ * @property {number} heldBytes   bytes of the batch budget reserved (BATCH_MEMORY_LIMIT in all)
+ * @property {number} parkedBytes what batches waiting on a long poll keep of their answers, in bytes
+ * @property {number} cacheBytes  bytes the wire's caches hold (ANSWER_CACHE_BYTES and 2 MiB beside at most)
+ * @property {number} waits       long polls waiting on a task
  */
 
 /**
@@ -226,7 +237,7 @@ export async function startSimulator(options) {
   // allowHalfOpen: a TLS socket would end our side at the client's FIN, before the answer (connection.js)
   const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key, allowHalfOpen: true }) : createHttpServer();
   // the handlers, timeouts and limits of every connection (wire/connection.js, limits.js)
-  serve(server, {
+  const served = serve(server, {
     apis: mounted,
     domain,
     user,
@@ -265,6 +276,13 @@ export async function startSimulator(options) {
     user,
     port: bound,
     dataDir,
+    resources: () => ({
+      streams: served.streams(),
+      heldBytes: served.heldBytes(),
+      parkedBytes: served.parkedBytes(),
+      cacheBytes: served.cacheBytes(),
+      waits: domain.tasks.waiting(),
+    }),
     close() {
       closing ??= (async () => {
         domain.stopTasks();

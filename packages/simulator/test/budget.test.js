@@ -67,4 +67,50 @@ describe('byteBudget', () => {
     lease.release();
     expect(budget.available()).toBe(10);
   });
+
+  it('holds nothing of the budget while a lease waits (idle), and takes it back before newcomers', async () => {
+    const budget = byteBudget(10);
+    const a = await budget.take(8);
+    /** @type {(value: string) => void} */
+    let finish = () => {};
+    const waited = a.idle(() => new Promise((resolve) => (finish = resolve)), 3);
+    // what it built (3) is parked apart: the whole budget is free for others meanwhile
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(budget.available()).toBe(10);
+    expect(budget.parked()).toBe(3);
+    const b = await budget.take(6);
+    const c = budget.take(5);
+    finish('done');
+    // a waits for its 8: first in line when b gives its 6 back, before c asked earlier
+    expect(await settled(waited)).toBe(false);
+    b.release();
+    expect(await waited).toBe('done');
+    expect(await settled(c)).toBe(false);
+    expect(budget.held()).toBe(8);
+    expect(budget.parked()).toBe(0);
+    a.release();
+    expect(await settled(c)).toBe(true);
+  });
+
+  it('gives up taking a waiting lease back when its client leaves: it then holds nothing', async () => {
+    const budget = byteBudget(10);
+    const a = await budget.take(10);
+    const controller = new AbortController();
+    const other = { lease: undefined };
+    const waited = a.idle(
+      async () => {
+        other.lease = await budget.take(10);
+        return 'polled';
+      },
+      0,
+      controller.signal,
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    controller.abort(new Error('gone'));
+    await expect(waited).rejects.toThrow('gone');
+    expect(budget.held()).toBe(10);
+    other.lease?.release();
+    a.release();
+    expect(budget.held()).toBe(0);
+  });
 });

@@ -155,6 +155,7 @@ describe('store pages', () => {
     );
     expect(store.count('thing')).toBe(n - 1);
     expect(store.page('thing', { offset: 0, length: 1 }).total).toBe(n - 1);
+    store.close();
   });
 
   it('computes the attributes of documents stored without them at the next open', () => {

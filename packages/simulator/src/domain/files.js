@@ -3,16 +3,8 @@
 // Only the image domain (images.js) calls this, once it holds the image's one writer slot.
 
 import { createHash } from 'node:crypto';
-import {
-  createReadStream,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  WriteStream,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, WriteStream } from 'node:fs';
+import { open as fsOpen } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -199,7 +191,30 @@ export function createFiles(dataDir) {
     write,
     /** Size in bytes of the image's file, or undefined when it has none. */
     size: (uuid) => (existsSync(pathOf(uuid)) ? statSync(pathOf(uuid)).size : undefined),
-    read: (uuid) => createReadStream(pathOf(uuid)),
+    /**
+     * The image's bytes to read: its file opened now (so that a delete after this leaves the
+     * reader its bytes) and their size. The stream closes the file when it ends or is destroyed.
+     * @param {string} uuid
+     * @returns {Promise<{ size: number, stream: import('node:stream').Readable } | undefined>} undefined
+     *   when the image has no file (never written, or removed)
+     * @throws {NodeJS.ErrnoException} when the file exists but cannot be opened
+     */
+    async open(uuid) {
+      let handle;
+      try {
+        handle = await fsOpen(pathOf(uuid), 'r');
+      } catch (error) {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      }
+      try {
+        const { size } = await handle.stat();
+        return { size, stream: handle.createReadStream() };
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
+    },
     /** Removes the image's file and any partial one. */
     remove: (uuid) => {
       unlink(pathOf(uuid));

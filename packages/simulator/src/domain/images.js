@@ -494,11 +494,19 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
       return tasks.get(/** @type {string} */ (staged.taskUuid));
     },
 
-    /** A readable stream of the image's bytes, and their size; undefined when it has none. */
-    bytes(uuid) {
-      const image = require(uuid);
-      const size = hasData(image) ? files.size(uuid) : undefined;
-      return size === undefined ? undefined : { size, stream: files.read(uuid) };
+    /**
+     * The image's bytes, opened: a stream of them and their size (files.js `open`); the caller owns
+     * the stream (it closes the file when it ends or is destroyed).
+     * @param {string} uuid
+     * @returns {Promise<{ size: number, stream: import('node:stream').Readable } | undefined>} undefined
+     *   when it has none
+     * @throws {NotFound} also when the image is deleted while its file is opened
+     */
+    async bytes(uuid) {
+      if (!hasData(require(uuid))) return undefined;
+      const opened = await files.open(uuid);
+      if (!opened) require(uuid);
+      return opened;
     },
 
     /**

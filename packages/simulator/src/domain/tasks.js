@@ -94,6 +94,8 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
   /** @type {Set<NodeJS.Timeout>} */
   const retries = new Set();
   let closed = false;
+  /** Calls of `waitAny` waiting now. */
+  let waiters = 0;
 
   /** Changes a task (in the open transaction, or one of its own) and announces it once committed. */
   function save(uuid, change) {
@@ -296,9 +298,11 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
       const doneOnes = () => uuids.map((u) => store.get('task', u)).filter((t) => t && DONE.has(t.status));
       const now = doneOnes();
       if (now.length || timeoutMs <= 0 || signal?.aborted) return Promise.resolve(now.map(withProgress));
+      waiters++;
       return new Promise((resolve) => {
         const wanted = new Set(uuids);
         const finish = () => {
+          waiters--;
           clearTimeout(timer);
           events.off('change', onChange);
           signal?.removeEventListener('abort', finish);
@@ -312,6 +316,8 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
         signal?.addEventListener('abort', finish, { once: true });
       });
     },
+    /** How many calls of `waitAny` wait now (for the leak check: none once their requests are answered). */
+    waiting: () => waiters,
     /** Runs again every task a stop left QUEUED or RUNNING. */
     resume() {
       // by the index of `_active` (taskAttributes): the finished ones are not read

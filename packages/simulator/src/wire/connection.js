@@ -48,6 +48,7 @@ const WRITE_PIECE = 64 * 1024;
  * @typedef {object} Served  what a server holds, for the leak check
  * @property {() => number} cacheBytes  the pipeline's caches, in bytes
  * @property {() => number} heldBytes  the batch budget's reservations, in bytes
+ * @property {() => number} parkedBytes  what batches waiting on a long poll keep of their answers, in bytes
  * @property {() => number} streams  answers' streams not yet given back
  */
 
@@ -92,7 +93,8 @@ export function serve(server, o) {
   server.on('timeout', connections.idle);
   return {
     cacheBytes: pipeline.cacheBytes,
-    heldBytes: () => BATCH_MEMORY_LIMIT - connections.budget.available(),
+    heldBytes: () => connections.budget.held(),
+    parkedBytes: () => connections.budget.parked(),
     streams: () => connections.streams(),
   };
 }

@@ -50,13 +50,39 @@ export async function violationsOf(path, method, status, contentType, body) {
 }
 
 /**
+ * The simulators started through `startTestSimulator` by the running test file, for the leak check
+ * (leak-check.js): `leaks` names what one still held when it was closed.
+ * @type {{ sim: import('../../src/index.js').RunningSimulator, closed: boolean, leaks: string[] }[]}
+ */
+export const started = [];
+
+/** What a simulator holds that it should not once no request is in flight, after waiting for it to settle. */
+async function held(sim) {
+  const { ANSWER_CACHE_BYTES } = await import('../../src/limits.js');
+  const problems = () => {
+    const r = sim.resources();
+    return [
+      ...(r.streams ? [`${r.streams} answer stream(s) still open`] : []),
+      ...(r.heldBytes || r.parkedBytes ? [`${r.heldBytes + r.parkedBytes} bytes of the batch budget still held`] : []),
+      ...(r.waits ? [`${r.waits} long poll(s) still waiting`] : []),
+      ...(r.cacheBytes > ANSWER_CACHE_BYTES + 4 * 1024 * 1024 ? [`caches of ${r.cacheBytes} bytes`] : []),
+    ];
+  };
+  for (let i = 0; i < 200 && problems().length; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  return problems();
+}
+
+/**
  * Starts a simulator for a test.
  * @param {import('../../src/index.js').SimulatorOptions & { keepDir?: boolean }} [options]
  */
 export async function startTestSimulator(options = {}) {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-sim-'));
   const sim = await startSimulator({ port: 0, password: PASSWORD, taskSeconds: 0, ...options, dataDir });
-  const dispatcher = new Agent({ connect: { ca: sim.ca } });
+  const entry = { sim, closed: false, leaks: /** @type {string[]} */ ([]) };
+  started.push(entry);
+  const pool = () => new Agent({ connect: { ca: sim.ca } });
+  let dispatcher = pool();
   /** Every violation seen by `call`; a test asserts it is empty. */
   const violations = [];
 
@@ -94,11 +120,22 @@ export async function startTestSimulator(options = {}) {
     sim,
     call,
     violations,
-    dispatcher,
+    get dispatcher() {
+      return dispatcher;
+    },
     dataDir,
+    /** Closes the connections `call` keeps alive (they hold descriptors on both sides), for a leak count. */
+    async reconnect() {
+      const old = dispatcher;
+      dispatcher = pool();
+      await old.close();
+    },
     async close() {
-      await sim.close();
+      if (entry.closed) return;
       await dispatcher.close();
+      entry.leaks = await held(sim);
+      entry.closed = true;
+      await sim.close();
       if (!options.keepDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };

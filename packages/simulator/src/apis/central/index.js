@@ -179,7 +179,7 @@ export const handlers = {
 
   async images_download_file(ctx) {
     const uuid = uuidOf(ctx);
-    const bytes = ctx.domain.images.bytes(uuid);
+    const bytes = await ctx.domain.images.bytes(uuid);
     if (!bytes) throw new HttpError(404, 'ENTITY_NOT_FOUND', `image : ${uuid} has no data yet.`);
     return {
       status: 200,
@@ -217,7 +217,7 @@ export const handlers = {
     const uuids = ctx.body.task_uuid_list.map((u) => u.toLowerCase());
     const unknown = uuids.find((u) => !tasks.get(u));
     if (unknown) throw notFound('task', unknown);
-    const done = await tasks.waitAny(uuids, ctx.body.poll_timeout_seconds * 1000, ctx.gone());
+    const done = await ctx.idle(() => tasks.waitAny(uuids, ctx.body.poll_timeout_seconds * 1000, ctx.gone()));
     const home = ctx.domain.topology.home();
     return { status: 200, body: { entities: done.map((t) => taskV3(t, home)), has_poll_timed_out: done.length === 0 } };
   },
@@ -278,8 +278,15 @@ export const handlers = {
     const pieces = [Buffer.from(`{"api_version":"${API_VERSION}","api_response_list":[`)];
     let size = pieces[0].length + 2;
     // NON_SEQUENTIAL lets the service choose the order: the simulator keeps the given one
+    // a sub-request that waits (a long poll) holds only what the answer has built so far
+    const idle = (wait) => (lease ? lease.idle(wait, size, ctx.gone()) : wait());
     for (const [i, r] of requests.entries()) {
-      let { status, json } = await ctx.dispatch({ method: r.operation, path: r.path_and_params, body: r.body });
+      // nobody to answer: what was not run was never acknowledged
+      if (ctx.gone().aborted) break;
+      let { status, json } = await ctx.dispatch(
+        { method: r.operation, path: r.path_and_params, body: r.body },
+        { idle },
+      );
       const head = (answered) =>
         Buffer.from(
           `${i ? ',' : ''}{"status":"${answered}","path_and_params":${JSON.stringify(r.path_and_params)}${json.length ? ',"api_response":' : ''}`,

@@ -152,7 +152,8 @@ function tasksOf(ctx, { entityUuids, operations, includeCompleted }) {
     );
 }
 
-const longPoll = (ctx, uuids, seconds) => ctx.domain.tasks.waitAny(uuids, Math.min(seconds, 300) * 1000, ctx.gone());
+const longPoll = (ctx, uuids, seconds) =>
+  ctx.idle(() => ctx.domain.tasks.waitAny(uuids, Math.min(seconds, 300) * 1000, ctx.gone()));
 
 /**
  * The handlers of the element API (v0.8 and v2.0), keyed by operationId.
