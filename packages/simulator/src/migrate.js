@@ -1,10 +1,8 @@
 // Upgrades the documents of a data dir written by an older simulator (domain/index.js `SCHEMA`),
 // once, inside the start-up transaction: nothing a user gave it is lost, and an entity that an
 // older version left stuck (a state whose task was never written) gets its task again.
-import { randomUUID } from 'node:crypto';
 import { fieldsOf } from './apis/objects/index.js';
 import { DONE } from './domain/tasks.js';
-import { nowUs } from './domain/time.js';
 
 /** The task each operation state runs (schema 2), to start again when an older version lost it. */
 const TASK_OF = {
@@ -23,8 +21,9 @@ const TASK_OF = {
  * every entity in an operation state whose task is missing or ended gets a new task.
  * @param {import('./domain/store.js').Store} store  inside its transaction
  * @param {number} from  the data dir's schema
+ * @param {{ start: (spec: any) => { uuid: string } }} tasks  the task engine (tasks.js), not started yet
  */
-export function upgrade(store, from) {
+export function upgrade(store, from, tasks) {
   if (from >= 2) return;
   const taskOf = (uuid) => (uuid ? store.get('task', uuid) : undefined);
   for (const image of store.list('image')) {
@@ -44,36 +43,29 @@ export function upgrade(store, from) {
     }
     if (image.fetchedBytes !== undefined) image.sizeBytes ??= image.fetchedBytes;
     for (const key of ['uploading', 'previousState', 'fetchedBytes']) delete image[key];
-    restart(store, 'image', image, TASK_OF.image[image.state]);
+    restart(tasks, store, 'image', image, TASK_OF.image[image.state]);
     store.put('image', image.uuid, image);
   }
   for (const os of store.list('objectstore')) {
     const { spec, ...rest } = os;
     const next = spec ? { ...rest, ...fieldsOf(spec) } : os;
-    restart(store, 'objectstore', next, TASK_OF.objectstore[next.state]);
+    restart(tasks, store, 'objectstore', next, TASK_OF.objectstore[next.state]);
     store.put('objectstore', next.uuid, next);
   }
 }
 
-/** Starts the entity's operation task again when an older version left it without one. */
-function restart(store, kind, entity, operation) {
+/**
+ * Starts the entity's operation task again when an older version left it without one, as a
+ * request starts a task (tasks.js `start`: QUEUED, run once the simulator starts).
+ */
+function restart(tasks, store, kind, entity, operation) {
   if (!operation) return;
   const task = entity.taskUuid ? store.get('task', entity.taskUuid) : undefined;
   if (task && !DONE.has(task.status) && task.operation === operation) return;
-  const uuid = randomUUID();
-  const now = nowUs();
-  store.put('task', uuid, {
-    uuid,
+  entity.taskUuid = tasks.start({
     operation,
-    status: 'QUEUED',
-    percentage: 0,
-    message: 'started again: an older simulator left the operation without its task',
     entity: { kind, uuid: entity.uuid, name: entity.name },
     params: task?.params ?? (entity.containerUuid ? { containerUuid: entity.containerUuid } : {}),
-    createdUs: now,
-    updatedUs: now,
-    logicalTimestamp: 1,
-    durationMs: task?.durationMs ?? 0,
-  });
-  entity.taskUuid = uuid;
+    message: 'started again: an older simulator left the operation without its task',
+  }).uuid;
 }

@@ -10,9 +10,10 @@
 // removes, never an acknowledged image without its bytes.
 import { randomUUID } from 'node:crypto';
 import { ChecksumMismatch, Conflict, Invalid, MovedOn, NotFound, Refused } from './errors.js';
+import { createMachine } from './machine.js';
 import { DONE, TaskError } from './tasks.js';
 import { iso, nowUs } from './time.js';
-import { BEFORE, hasData, IMAGE, rowOf, shown } from './transitions.js';
+import { hasData, IMAGE, rowOf, shown } from './transitions.js';
 
 export { hasData } from './transitions.js';
 
@@ -117,61 +118,46 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
     return image;
   }
 
+  const machine = createMachine({
+    store,
+    table: IMAGE,
+    tasks,
+    notFound: (uuid) => new NotFound('image', uuid),
+    refuse: (image, event) => new Refused('image', image.uuid, event, doing(image)),
+    movedOn: (uuid, found, event) => {
+      const image = store.get('image', uuid);
+      return new MovedOn('image', uuid, image ? doing(image) : found, event);
+    },
+    stamp: (i) => {
+      i.updatedUs = nowUs();
+    },
+  });
+
+  /** Writer claims whose upload has ended but whose release is not written yet: free for the next claim. */
+  const abandoned = new Set();
+
   /**
-   * Moves an image by its table in the open transaction: the row of `event` for its state, or a
-   * refusal; `change` fills the rest (fields, a task). Stamps `updatedUs`.
+   * Moves an image by its table (machine.js), in the open transaction or one of its own. A writer
+   * whose upload ended while its release could not be written (a full disk) is gone first.
    * @param {string} uuid
    * @param {string} event  a row's `event`
-   * @param {(image: Image, row: import('./transitions.js').Row) => void} [change]
+   * @param {(image: Image) => void} [change]
    * @param {any} [params]  of the task the row starts
    * @returns {Image} the image as stored
    * @throws {NotFound} | {Refused}
    */
-  function move(uuid, event, change, params = {}) {
+  function move(uuid, event, change, params) {
     return store.batch(() => {
       const image = require(uuid);
-      if (image.writerToken && abandoned.has(image.writerToken)) {
-        // its upload ended; the release could not be written yet (a full disk)
-        delete image.writer;
-        delete image.writerToken;
-      }
-      const row = rowOf(IMAGE, image, event);
-      if (!row) throw new Refused('image', uuid, event, doing(image));
-      if (row.to === BEFORE) {
-        image.state = image.before ?? 'COMPLETE';
-        delete image.before;
-      } else if (row.to !== null && IMAGE.states[row.to]) {
-        if (row.to === 'UPDATING' || row.to === 'DELETING') image.before = image.state;
-        image.state = /** @type {Image['state']} */ (row.to);
-      }
-      change?.(image, row);
-      image.updatedUs = nowUs();
-      if (row.task) {
-        image.taskUuid = tasks.start({
-          operation: row.task,
-          entity: { kind: 'image', uuid, name: image.name },
-          params,
-        }).uuid;
-      }
-      store.put('image', uuid, image);
-      return image;
+      if (image.writerToken && abandoned.has(image.writerToken)) freeSlot(image);
+      return machine.move(image, event, change, params);
     });
   }
 
-  /**
-   * The end of a task on its image, compare-and-set: only while the image is where the task
-   * left it (its running task, and a state the row takes).
-   * @throws {MovedOn} when it is not (the task then changes nothing)
-   */
-  function ending(task, event, change) {
-    const image = store.get('image', task.entity.uuid);
-    const row = image && image.taskUuid === task.uuid ? rowOf(IMAGE, image, event) : undefined;
-    if (!image || !row) throw new MovedOn('image', task.entity.uuid, image ? doing(image) : 'gone', event);
-    if (row.to === null) {
-      store.remove('image', image.uuid);
-      return;
-    }
-    move(image.uuid, event, change);
+  /** @param {Image} i */
+  function freeSlot(i) {
+    delete i.writer;
+    delete i.writerToken;
   }
 
   /**
@@ -190,16 +176,15 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
     return { image, token };
   }
 
-  /** Writer claims whose upload has ended but whose release is not written yet: free for the next claim. */
-  const abandoned = new Set();
-
-  /** Gives the writer slot back (the bytes did not all arrive); written again later when the disk refuses it now. */
+  /**
+   * Gives the writer slot of `token` back (its bytes did not all arrive); written again later when
+   * the disk refuses it now.
+   */
   function release(uuid, token) {
     const free = () => {
-      store.update('image', uuid, (i) => {
-        if (i.writerToken !== token) return false;
-        delete i.writer;
-        delete i.writerToken;
+      store.batch(() => {
+        const image = store.get('image', uuid);
+        if (image?.writerToken === token) machine.move(image, 'upload cut', freeSlot);
       });
       abandoned.delete(token);
     };
@@ -245,7 +230,7 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
         });
       },
       succeed(task) {
-        ending(task, 'create_image succeeded', (i) => {
+        machine.ending(task, 'create_image succeeded', (i) => {
           if (i.sourceUri) {
             i.sizeBytes = files.size(i.uuid) ?? 0;
             i.containerUuid ??= defaultContainer()?.uuid;
@@ -254,7 +239,7 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
         });
       },
       fail(task, error) {
-        ending(task, 'create_image failed', (i) => {
+        machine.ending(task, 'create_image failed', (i) => {
           i.error = error.message;
           // fetched bytes not kept: the image shows no size
           if (i.sourceUri && !hasData(i)) store.afterCommit(() => files.remove(i.uuid));
@@ -262,16 +247,16 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
       },
     },
     update_image: {
-      succeed: (task) => ending(task, 'update_image ended'),
-      fail: (task) => ending(task, 'update_image ended'),
+      succeed: (task) => machine.ending(task, 'update_image ended'),
+      fail: (task) => machine.ending(task, 'update_image ended'),
     },
     delete_image: {
       succeed(task) {
-        ending(task, 'delete_image succeeded');
+        machine.ending(task, 'delete_image succeeded');
         // after the commit: a stop before the unlink leaves a file that start-up removes
         store.afterCommit(() => files.remove(task.entity.uuid));
       },
-      fail: (task) => ending(task, 'delete_image failed'),
+      fail: (task) => machine.ending(task, 'delete_image failed'),
     },
     upload_image: {
       async run(task) {
@@ -279,14 +264,14 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
           throw new TaskError('DATA_LOST', 'the uploaded data of the image is gone; upload again');
       },
       succeed(task) {
-        ending(task, 'upload_image succeeded', (i) => {
+        machine.ending(task, 'upload_image succeeded', (i) => {
           i.sizeBytes = files.size(i.uuid) ?? 0;
           i.containerUuid = task.params.containerUuid;
           i.clusterUuid ??= topology.container(task.params.containerUuid)?.clusterUuid;
         });
       },
       fail(task) {
-        ending(task, 'upload_image failed');
+        machine.ending(task, 'upload_image failed');
         store.afterCommit(() => files.remove(task.entity.uuid));
       },
     },
@@ -321,25 +306,16 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
       return store.batch(() => {
         if (store.get('image', uuid)) throw new Conflict('exists', `image : ${uuid} already exists.`);
         const now = nowUs();
-        const row = /** @type {import('./transitions.js').Row} */ (rowOf(IMAGE, undefined, 'create'));
-        const task = tasks.start({
-          operation: /** @type {string} */ (row.task),
-          entity: { kind: 'image', uuid, name: fields.name },
-        });
         /** @type {Image} */
-        const image = {
+        const image = machine.create({
           categories: {},
           ...fields,
           uuid,
-          state: /** @type {Image['state']} */ (row.to),
           sizeBytes: null,
           createdUs: now,
-          updatedUs: now,
           specVersion: 0,
-          taskUuid: task.uuid,
-        };
-        store.put('image', uuid, image);
-        return { image, task };
+        });
+        return { image, task: tasks.get(/** @type {string} */ (image.taskUuid)) };
       });
     },
 
@@ -435,11 +411,9 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
         }
         written.commit();
         try {
-          kept = store.update('image', uuid, (i) => {
+          kept = move(uuid, 'uploaded', (i) => {
             i.sizeBytes = written.size;
-            i.updatedUs = nowUs();
-            delete i.writer;
-            delete i.writerToken;
+            freeSlot(i);
           });
         } catch (error) {
           // renamed into place but not acknowledged: not the image's
@@ -475,15 +449,7 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
         }
         written.commit();
         try {
-          staged = move(
-            uuid,
-            'staged',
-            (i) => {
-              delete i.writer;
-              delete i.writerToken;
-            },
-            { containerUuid },
-          );
+          staged = move(uuid, 'staged', freeSlot, { containerUuid });
         } catch (error) {
           files.remove(uuid);
           throw error;
@@ -514,19 +480,19 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
      * never acknowledged), and every file that no image claims is removed (partial files, the file
      * of an upload not acknowledged, of an image whose delete committed). A task that stopped
      * mid-way runs again at `start` (its job is idempotent).
-     * @returns {{ uuid: string, writer: string, outcome: string }[]} what was resolved
+     * @returns {{ resolved: { uuid: string, writer: string, outcome: string }[], notes: Map<string, string> }}
+     *   what was resolved, and the progress_message of each create task that runs again
      */
     recover() {
       const resolved = [];
+      /** @type {Map<string, string>} */
+      const notes = new Map();
       // by the index of `_writer` (imageIndexes): a large catalogue is not read at start
       for (const image of store.having('image', '_writer')) {
-        store.update('image', image.uuid, (i) => {
-          delete i.writer;
-          delete i.writerToken;
-        });
+        machine.move(image, 'upload cut', freeSlot);
         resolved.push({
           uuid: image.uuid,
-          writer: image.writer,
+          writer: /** @type {string} */ (image.writer),
           outcome: 'upload discarded (not acknowledged); the image takes a new upload',
         });
       }
@@ -544,7 +510,7 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
         const image = task.operation === 'create_image' && store.get('image', task.entity.uuid);
         if (!image?.sourceUri || image.taskUuid !== task.uuid || image.state !== 'CREATING') continue;
         const kept = files.size(image.uuid) !== undefined;
-        tasks.noteResume(
+        notes.set(
           task.uuid,
           kept
             ? 'resumed after a restart of the simulator: the fetched data was kept'
@@ -552,7 +518,7 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
         );
         resolved.push({ uuid: image.uuid, writer: 'fetch', outcome: kept ? 'fetched data kept' : 'fetched again' });
       }
-      return resolved;
+      return { resolved, notes };
     },
   };
 }

@@ -61,8 +61,9 @@ export function openState(dataDir) {
  * @param {number} o.sourceLimitBytes
  * @param {number} o.sourceTimeoutMs
  * @param {(url: URL) => string | undefined} [o.trust]  the CA to trust for a source URL (the simulator's own)
- * @param {(store: import('./store.js').Store, from: number) => void} [o.upgrade]  brings the documents of a
- *   data dir written by an older version (schema `from`) to SCHEMA, in one transaction
+ * @param {(store: import('./store.js').Store, from: number, tasks: ReturnType<typeof createTasks>) => void} [o.upgrade]
+ *   brings the documents of a data dir written by an older version (schema `from`) to SCHEMA, in one
+ *   transaction; an operation left without its task gets one through `tasks`
  * @throws {Error} when the state cannot be opened
  */
 export function createDomain({
@@ -77,6 +78,7 @@ export function createDomain({
   upgrade,
 }) {
   const store = openState(dataDir);
+  const tasks = createTasks({ store, taskMs, faults });
   let meta = store.get('meta', 'simulator');
   // documents without a schema are of the first one (a data dir of an older version, or documents
   // put through openState before a first start)
@@ -89,7 +91,7 @@ export function createDomain({
     // once: a start writes nothing more unless something changed
     meta = { seed: meta?.seed ?? seed ?? Math.floor(Math.random() * 2 ** 31), schema: SCHEMA };
     store.batch(() => {
-      if (from < SCHEMA) upgrade?.(store, from);
+      if (from < SCHEMA) upgrade?.(store, from, tasks);
       store.put('meta', 'simulator', meta);
     });
   }
@@ -97,7 +99,6 @@ export function createDomain({
   else seedTopology(store, meta.seed);
   const topology = createTopology(store);
   const files = createFiles(dataDir);
-  const tasks = createTasks({ store, taskMs, faults });
   /** @type {Set<NodeJS.Timeout>} */
   const retries = new Set();
   /** Runs `fn` again every RETRY_MS until it does not throw (a full disk) or the domain closes. */
@@ -115,7 +116,9 @@ export function createDomain({
   };
   const images = createImages({ store, tasks, files, topology, sourceLimitBytes, sourceTimeoutMs, trust, retry });
   const objectstores = createObjectStores({ store, tasks, topology });
-  const recovered = images.recover();
+  const { resolved: recovered, notes } = images.recover();
+  // what a stop left QUEUED or RUNNING is QUEUED again, to run at `start`
+  tasks.restart(notes);
   return {
     categories: createCategories(),
     images,
@@ -124,7 +127,7 @@ export function createDomain({
     topology,
     /** What start-up recovery resolved (see images.recover). */
     recovered,
-    /** Runs again every task a stop left QUEUED or RUNNING. */
+    /** Runs every task a stop left, and from now on each task once it is started. */
     start: () => tasks.resume(),
     /** Stops the running jobs (their tasks resume at the next start) and closes the state. */
     stopTasks() {

@@ -4,6 +4,7 @@
 // v3 `spec` to them and back.
 import { randomUUID } from 'node:crypto';
 import { Conflict, Invalid, MovedOn, NotFound, Refused } from './errors.js';
+import { createMachine } from './machine.js';
 import { nowUs } from './time.js';
 import { OBJECT_STORE, rowOf, SERVICE } from './transitions.js';
 
@@ -45,37 +46,18 @@ export function createObjectStores({ store, tasks, topology }) {
     return os;
   };
 
-  /**
-   * Moves a store by its table in one transaction, starting the row's task.
-   * @throws {NotFound} | {Refused}
-   */
-  function move(uuid, event, change) {
-    return store.batch(() => {
-      const os = require(uuid);
-      const row = rowOf(OBJECT_STORE, os, event);
-      if (!row)
-        throw new Refused('objectstore', uuid, event, `it is ${os.state}`, 'Retry when its operation has finished.');
-      if (row.to === null) {
-        store.remove('objectstore', uuid);
-        return undefined;
-      }
-      os.state = row.to;
+  const stores = createMachine({
+    store,
+    table: OBJECT_STORE,
+    tasks,
+    notFound: (uuid) => new NotFound('objectstore', uuid),
+    refuse: (os, event) =>
+      new Refused('objectstore', os.uuid, event, `it is ${os.state}`, 'Retry when its operation has finished.'),
+    movedOn: (uuid, found, event) => new MovedOn('objectstore', uuid, found, event),
+    stamp: (os) => {
       os.updatedUs = nowUs();
-      change?.(os);
-      if (row.task)
-        os.taskUuid = tasks.start({ operation: row.task, entity: { kind: 'objectstore', uuid, name: os.name } }).uuid;
-      store.put('objectstore', uuid, os);
-      return os;
-    });
-  }
-
-  /** The end of a task on its store, compare-and-set. @throws {MovedOn} */
-  function ending(task, event, change) {
-    const os = store.get('objectstore', task.entity.uuid);
-    if (!os || os.taskUuid !== task.uuid || !rowOf(OBJECT_STORE, os, event))
-      throw new MovedOn('objectstore', task.entity.uuid, os ? os.state : 'gone', event);
-    move(os.uuid, event, change);
-  }
+    },
+  });
 
   /** @param {string} field @param {'cluster' | 'subnet'} kind @param {string} uuid @returns {Record<string, string>} */
   const missing = (field, kind, uuid) => {
@@ -83,52 +65,50 @@ export function createObjectStores({ store, tasks, topology }) {
     return found ? {} : { [field]: `no ${kind} has UUID ${uuid}` };
   };
 
-  /** The state of the service in one transaction with its task. */
-  function moveService(event) {
-    return store.batch(() => {
-      const service = store.get('service', 'oss') ?? { state: 'DISABLED' };
-      const row = rowOf(SERVICE, service, event);
-      if (!row) throw new MovedOn('service', OSS_UUID, service.state, event);
-      const next = { ...service, state: row.to && SERVICE.states[row.to] ? row.to : service.state };
-      if (row.task)
-        next.taskUuid = tasks.start({
-          operation: row.task,
-          entity: { kind: 'service', uuid: OSS_UUID, name: 'oss' },
-        }).uuid;
-      store.put('service', 'oss', next);
-      return next;
-    });
-  }
+  /** The object store service: one entity, stored under `oss`, DISABLED until first enabled. */
+  const service = createMachine({
+    store,
+    table: SERVICE,
+    tasks,
+    notFound: () => new NotFound('service', OSS_UUID),
+    refuse: (s, event) => new Refused('service', OSS_UUID, event, `it is ${s.state}`),
+    movedOn: (_key, found, event) => new MovedOn('service', OSS_UUID, found, event),
+    keyOf: () => 'oss',
+    keyOfTask: () => 'oss',
+    refOf: () => ({ kind: 'service', uuid: OSS_UUID, name: 'oss' }),
+    initial: () => ({ state: 'DISABLED' }),
+  });
+  const serviceNow = () => store.get('service', 'oss') ?? { state: 'DISABLED' };
 
   tasks.define({
     create_objectstore: {
       succeed: (task) =>
-        ending(task, 'create_objectstore succeeded', (o) => {
+        stores.ending(task, 'create_objectstore succeeded', (o) => {
           // a new store comes with one bucket, so the bucket listing has something to page
           o.buckets = [{ name: 'default-bucket', objects: 0, usageBytes: 0 }];
         }),
       fail: (task, error) =>
-        ending(task, 'create_objectstore failed', (o) => {
+        stores.ending(task, 'create_objectstore failed', (o) => {
           o.error = error.message;
         }),
     },
     delete_objectstore: {
-      succeed: (task) => ending(task, 'delete_objectstore succeeded'),
+      succeed: (task) => stores.ending(task, 'delete_objectstore succeeded'),
       fail: (task, error) =>
-        ending(task, 'delete_objectstore failed', (o) => {
+        stores.ending(task, 'delete_objectstore failed', (o) => {
           o.error = error.message;
         }),
     },
     regenerate_cert: {
-      succeed: (task) => ending(task, 'regenerate_cert succeeded'),
+      succeed: (task) => stores.ending(task, 'regenerate_cert succeeded'),
       fail: (task, error) =>
-        ending(task, 'regenerate_cert failed', (o) => {
+        stores.ending(task, 'regenerate_cert failed', (o) => {
           o.error = error.message;
         }),
     },
     enable_service: {
-      succeed: () => moveService('enable_service succeeded'),
-      fail: () => moveService('enable_service failed'),
+      succeed: (task) => service.ending(task, 'enable_service succeeded'),
+      fail: (task) => service.ending(task, 'enable_service failed'),
     },
   });
 
@@ -159,44 +139,28 @@ export function createObjectStores({ store, tasks, topology }) {
       return store.batch(() => {
         if (store.list('objectstore').some((o) => o.name === fields.name))
           throw new Conflict('exists', `An object store named "${fields.name}" already exists.`);
-        const uuid = randomUUID();
-        const now = nowUs();
-        const row = /** @type {import('./transitions.js').Row} */ (rowOf(OBJECT_STORE, undefined, 'create'));
-        const task = tasks.start({
-          operation: /** @type {string} */ (row.task),
-          entity: { kind: 'objectstore', uuid, name: fields.name },
-        });
         /** @type {ObjectStore} */
-        const os = {
-          ...fields,
-          uuid,
-          state: /** @type {string} */ (row.to),
-          createdUs: now,
-          updatedUs: now,
-          buckets: [],
-          taskUuid: task.uuid,
-        };
-        store.put('objectstore', uuid, os);
-        return os;
+        return stores.create({ ...fields, uuid: randomUUID(), createdUs: nowUs(), buckets: [] });
       });
     },
 
     /** @throws {NotFound}; {Refused} unless the store is COMPLETE or in an ERROR state */
-    remove: (uuid) => move(uuid, 'delete'),
+    remove: (uuid) => stores.move(uuid, 'delete'),
 
     /** @throws {NotFound}; {Refused} unless the store is COMPLETE */
-    regenerateCert: (uuid) => move(uuid, 'regenerate_cert'),
+    regenerateCert: (uuid) => stores.move(uuid, 'regenerate_cert'),
 
     /** The object store service: `{ state, taskUuid }`, DISABLED when never enabled. */
-    service: () => store.get('service', 'oss') ?? { state: 'DISABLED' },
+    service: serviceNow,
 
     /**
      * Enables the object store service (once: enabling it again answers the same task).
      * @returns {string} the task's UUID
+     * @throws {Refused} in a state that takes neither (none today)
      */
     enableService() {
-      const current = store.get('service', 'oss') ?? { state: 'DISABLED' };
-      if (rowOf(SERVICE, current, 'enable')) return moveService('enable').taskUuid;
+      const current = serviceNow();
+      if (rowOf(SERVICE, current, 'enable')) return service.move(current, 'enable').taskUuid;
       if (rowOf(SERVICE, current, 'enable again')) return current.taskUuid;
       throw new Refused('service', OSS_UUID, 'enable', `it is ${current.state}`);
     },

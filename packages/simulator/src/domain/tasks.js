@@ -1,14 +1,18 @@
-// Tasks: one store behind the v3, v0.8 and v2.0 task calls, and the engine that runs them
-// (transitions.js `TASK`). A task is written in the transaction of the request that starts it,
-// and ends in one transaction with its effect on the entity: a restart finds both or neither.
-// Its job (fetching a source, ...) is defined by the domain module owning the entity; the task
-// ends when both the job is done and the configured task time has passed. Tasks left QUEUED or
-// RUNNING by a stop run again (their jobs are idempotent).
+// Tasks: one store behind the v3, v0.8 and v2.0 task calls, and the engine that runs them. A
+// task moves only by its table (transitions.js `TASK`, through machine.js): it is written in the
+// transaction of the request that starts it, and ends in one transaction with its effect on the
+// entity, so a restart finds both or neither. Its job (fetching a source, ...) is defined by the
+// domain module owning the entity; the task ends when both the job is done and the configured
+// task time has passed. An abort is kept with the task: whatever happens after it (the job's end,
+// a stop, a crash), the task ends ABORTED. Tasks left QUEUED or RUNNING by a stop are QUEUED again
+// at the next start and run again (their jobs are idempotent).
 
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { isStorageFull, MovedOn } from './errors.js';
+import { isStorageFull, MovedOn, NotFound, Refused } from './errors.js';
+import { createMachine } from './machine.js';
 import { iso, nowUs } from './time.js';
+import { TASK } from './transitions.js';
 
 /**
  * The one operation table: each task operation and its name in each API (v3 `operation_type`,
@@ -89,39 +93,41 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
   const running = new Map();
   /** @type {Map<string, number>} task -> share of its work done (0..1), for the tasks whose job reports it */
   const work = new Map();
-  /** @type {Map<string, string>} task -> the progress_message it shows when it runs again after a restart */
-  const resumeNotes = new Map();
   /** @type {Set<NodeJS.Timeout>} */
   const retries = new Set();
   let closed = false;
+  /** Tasks run only once the engine is started: what is queued before, `start` finds in the store. */
+  let started = false;
   /** Calls of `waitAny` waiting now. */
   let waiters = 0;
+  let durationMs = taskMs;
 
-  /** Changes a task (in the open transaction, or one of its own) and announces it once committed. */
-  function save(uuid, change) {
-    const task = store.update('task', uuid, (t) => {
-      change(t);
+  const machine = createMachine({
+    store,
+    table: TASK,
+    notFound: (uuid) => new NotFound('task', uuid),
+    refuse: (t, event) => new Refused('task', t.uuid, event, `it is ${t.status}`),
+    stamp: (t) => {
       t.updatedUs = nowUs();
-      t.logicalTimestamp += 1;
-    });
-    if (task) store.afterCommit(() => events.emit('change', task));
-    return task;
-  }
+      t.logicalTimestamp = (t.logicalTimestamp ?? 0) + 1;
+    },
+    // announced once committed (waitAny)
+    moved: (t) => events.emit('change', t),
+  });
 
   /**
    * Ends a task in one transaction with its effect on the entity: the job's `succeed` (or
-   * `fail`), then the task's own end state. An entity that moved on ends the task FAILED with
-   * the reason, changing nothing else. A write that fails (a full disk) is tried again later,
+   * `fail`), then the task's own end. An abort asked before ends it ABORTED, whatever the job did
+   * (its `fail` leaves the entity as a failure does). An entity that moved on ends the task FAILED
+   * with the reason, changing nothing else. A write that fails (a full disk) is tried again later,
    * the task left RUNNING meanwhile; nothing thrown here reaches the caller.
    * @param {string} uuid
    * @param {Job} job
    * @param {TaskError | undefined} failure  undefined: the job succeeded
-   * @param {boolean} aborted
    * @param {boolean} [bare]  only the task's own end, without the job's (after a defect in the job's)
    */
-  function end(uuid, job, failure, aborted, bare = false) {
-    const finish = (t, status, error) => {
-      t.status = status;
+  function end(uuid, job, failure, bare = false) {
+    const finish = (error) => (t) => {
       t.percentage = 100;
       t.completedUs = nowUs();
       if (error) {
@@ -134,24 +140,25 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
       store.batch(() => {
         const task = store.get('task', uuid);
         if (!task || DONE.has(task.status)) return;
+        const aborted = task.requested === 'ABORTED';
+        const outcome = aborted ? new TaskError('ABORTED', 'The task was aborted') : failure;
         try {
-          if (!bare && failure) job.fail?.(task, failure);
+          if (!bare && outcome) job.fail?.(task, outcome);
           else if (!bare) job.succeed?.(task);
         } catch (error) {
           if (!(error instanceof MovedOn)) throw error;
-          save(uuid, (t) => finish(t, 'FAILED', new TaskError('ENTITY_MOVED_ON', error.message)));
+          const moved = new TaskError('ENTITY_MOVED_ON', error.message);
+          machine.move(task, aborted ? 'aborted' : 'failed', finish(moved));
           return;
         }
-        save(uuid, (t) =>
-          failure ? finish(t, aborted ? 'ABORTED' : 'FAILED', failure) : finish(t, 'SUCCEEDED', undefined),
-        );
+        machine.move(task, aborted ? 'aborted' : outcome ? 'failed' : 'succeeded', finish(outcome));
       });
     } catch (error) {
       if (closed) return;
       if (!isStorageFull(error) && !bare) {
         // a defect of ours: the task fails with it rather than hanging
         log(`simulator: task ${uuid} could not end: ${error?.message ?? error}`);
-        end(uuid, job, new TaskError('INTERNAL_ERROR', String(error?.message ?? error)), false, true);
+        end(uuid, job, new TaskError('INTERNAL_ERROR', String(error?.message ?? error)), true);
         return;
       }
       // the disk is full: the task ends FAILED with the reason once that can be written (a restart
@@ -162,37 +169,40 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
       );
       const timer = setTimeout(() => {
         retries.delete(timer);
-        end(uuid, job, failure ?? storageFull, aborted, bare);
+        end(uuid, job, failure ?? storageFull, bare);
       }, END_RETRY_MS);
       timer.unref();
       retries.add(timer);
     }
   }
 
-  async function run(uuid, resumed) {
-    const job = jobs[store.get('task', uuid)?.operation] ?? {};
+  async function run(uuid) {
+    const queued = store.get('task', uuid);
+    if (!queued || DONE.has(queued.status)) return;
+    const job = jobs[queued.operation] ?? {};
+    // asked to abort before it ran (before a restart, say): it ends so, its job not run
+    if (queued.requested === 'ABORTED') return end(uuid, job, undefined);
     const controller = new AbortController();
     running.set(uuid, controller);
+    startedHere.delete(uuid);
     let failure;
     try {
-      const queuedMs = Math.min(500, taskMs / 10);
+      const queuedMs = Math.min(500, durationMs / 10);
       if (queuedMs > 0) await sleep(queuedMs, controller.signal);
-      const task = save(uuid, (t) => {
-        t.status = 'RUNNING';
+      const task = machine.move(uuid, 'started', (t) => {
         t.startedUs ??= nowUs();
         t.startedMs = Date.now();
-        if (resumed) t.message = resumeNotes.get(uuid) ?? 'resumed after a restart of the simulator';
+        t.durationMs = durationMs;
       });
-      if (!task) return;
       const failByFault = faults.taskFails();
       const progress = (done, total) => {
         if (total > 0) work.set(uuid, Math.min(1, done / total));
       };
-      await Promise.all([job.run?.(task, controller.signal, progress), sleep(taskMs, controller.signal)]);
+      await Promise.all([job.run?.(task, controller.signal, progress), sleep(durationMs, controller.signal)]);
       if (failByFault)
         failure = new TaskError('SIMULATED_FAULT', 'The task failed by a simulated fault (--faults task-fail)');
     } catch (error) {
-      if (closed) return; // a stop: left as it is, resumed at the next start
+      if (closed) return; // a stop: left as it is, QUEUED again at the next start
       failure =
         error instanceof TaskError
           ? error
@@ -206,14 +216,22 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
       work.delete(uuid);
     }
     if (closed) return;
-    end(uuid, job, failure, controller.signal.aborted);
+    end(uuid, job, failure);
   }
 
-  /** Runs a task soon (once what started it has committed). */
-  const schedule = (uuid, resumed) =>
+  /** Tasks to run at the next turn, or running: each runs once at a time. */
+  const scheduled = new Set();
+  /** Runs a task soon (once what started it has committed), once the engine is started. */
+  const schedule = (uuid) => {
+    if (scheduled.has(uuid) || running.has(uuid)) return;
+    scheduled.add(uuid);
     setImmediate(() => {
-      if (!closed) run(uuid, resumed);
+      scheduled.delete(uuid);
+      if (started && !closed && !running.has(uuid)) run(uuid);
     });
+  };
+  /** Tasks started by this engine (since this start): not interrupted by a stop. */
+  const startedHere = new Set();
 
   return {
     events,
@@ -225,37 +243,27 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
       Object.assign(jobs, table);
     },
     /**
-     * Sets the progress_message a task shows when it runs again after this restart (start-up recovery).
-     * @param {string} uuid
-     * @param {string} message
-     */
-    noteResume(uuid, message) {
-      resumeNotes.set(uuid, message);
-    },
-    /**
      * Creates a task, QUEUED, in the open transaction (its caller's: the entity's transition), and
-     * runs it once that has committed.
-     * @param {{ operation: string, entity: { kind: string, uuid: string, name?: string }, params?: any }} spec
+     * runs it once that has committed (and the engine is started: `resume`).
+     * @param {{ operation: string, entity: { kind: string, uuid: string, name?: string }, params?: any,
+     *   message?: string }} spec  `message`: its progress_message until it runs
      * @returns {any} the stored task
      */
-    start({ operation, entity, params = {} }) {
-      const uuid = randomUUID();
+    start({ operation, entity, params = {}, message = '' }) {
       const now = nowUs();
-      const task = {
-        uuid,
+      const task = machine.create({
+        uuid: randomUUID(),
         operation,
-        status: 'QUEUED',
         percentage: 0,
-        message: '',
+        message,
         entity,
         params,
         createdUs: now,
-        updatedUs: now,
-        logicalTimestamp: 1,
-        durationMs: taskMs,
-      };
-      store.put('task', uuid, task);
-      store.afterCommit(() => schedule(uuid, false));
+        logicalTimestamp: 0,
+        durationMs,
+      });
+      startedHere.add(task.uuid);
+      store.afterCommit(() => schedule(task.uuid));
       return task;
     },
     /** The task with `percentage` brought up to now (rising with the time spent RUNNING). */
@@ -281,7 +289,7 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
       const task = store.get('task', uuid);
       if (!task) return undefined;
       if (DONE.has(task.status)) return 'done';
-      save(uuid, (t) => {
+      machine.move(task, 'abort', (t) => {
         t.requested = 'ABORTED';
       });
       running.get(uuid)?.abort();
@@ -318,16 +326,47 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
     },
     /** How many calls of `waitAny` wait now (for the leak check: none once their requests are answered). */
     waiting: () => waiters,
-    /** Runs again every task a stop left QUEUED or RUNNING. */
-    resume() {
+    /**
+     * Start-up, before `start`: every task a stop left QUEUED or RUNNING is QUEUED again (its
+     * percentage_complete kept), to run again at `start`.
+     * @param {Map<string, string>} [notes]  task -> the progress_message it shows (default: that it resumed)
+     */
+    restart(notes = new Map()) {
       // by the index of `_active` (taskAttributes): the finished ones are not read
-      for (const task of store.having('task', '_active')) if (!DONE.has(task.status)) schedule(task.uuid, true);
+      for (const task of store.having('task', '_active'))
+        if (!DONE.has(task.status) && !startedHere.has(task.uuid))
+          machine.move(task, 'restart', (t) => {
+            t.message = notes.get(t.uuid) ?? 'resumed after a restart of the simulator';
+          });
     },
-    /** Stops the running jobs; their tasks stay as they are, for `resume` at the next start. */
+    /** Runs every task that is QUEUED or RUNNING, and from now on each task once it is started. */
+    resume() {
+      started = true;
+      for (const task of store.having('task', '_active')) if (!DONE.has(task.status)) schedule(task.uuid);
+    },
+    /** How long a task takes at least from now on, in seconds (`PUT /_svc/settings`). */
+    setTaskSeconds(seconds) {
+      durationMs = seconds * 1000;
+    },
+    /**
+     * Stops the running jobs; their tasks stay as they are, QUEUED again at the next start. What
+     * each shows of its progress is kept, so that it does not start again from 0 (a write per
+     * running task; where the disk refuses it, the progress is lost, not the task).
+     */
     close() {
       closed = true;
       for (const timer of retries) clearTimeout(timer);
       retries.clear();
+      try {
+        store.batch(() => {
+          for (const uuid of running.keys()) {
+            const shown = withProgress(store.get('task', uuid) ?? {}).percentage;
+            if (shown !== undefined) store.update('task', uuid, (t) => void (t.percentage = shown));
+          }
+        });
+      } catch {
+        // a full disk: the progress is lost, the task is not
+      }
       for (const controller of running.values()) controller.abort();
     },
   };

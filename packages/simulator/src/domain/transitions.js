@@ -21,6 +21,7 @@
 /**
  * @typedef {object} Table
  * @property {string} kind  the entity kind (`image`)
+ * @property {string} [field]  the entity's field that holds its state (default `state`)
  * @property {string} title  the heading in docs/service.md
  * @property {Record<string, { shown: string, means: string }>} states  each state, what the APIs
  *   show of it (v3 `status.state`) and what it means
@@ -78,9 +79,12 @@ export const IMAGE = {
       from: ['COMPLETE', 'ERROR'],
       event: 'update',
       on: 'update (v3 `PUT /images/{uuid}` with the current `spec_version`, v2.0 `PUT`)',
+      when: (i) => !i.writer,
+      whenText: 'no upload is writing its bytes',
       to: 'UPDATING',
       task: 'update_image',
-      source: '[S1, S2]; a stale `spec_version` answers 409: simulator',
+      source:
+        '[S1, S2]; a stale `spec_version` answers 409, and an upload in progress refuses it as it does a delete: simulator (no public source shows production there)',
     },
     { from: ['UPDATING'], event: 'update_image ended', on: 'update_image ended', to: BEFORE, source: 'simulator' },
     {
@@ -103,6 +107,24 @@ export const IMAGE = {
       whenText: 'it has no bytes, no other writer, no `source_uri` and was not in `ERROR`',
       to: 'the same state, holding the writer slot',
       source: '[S3 `images.py`]; the one writer: simulator',
+    },
+    {
+      from: ['CREATING', 'UPDATING', 'COMPLETE'],
+      event: 'uploaded',
+      on: 'upload (v3): all its bytes received, their checksum as declared',
+      when: (i) => i.writer === 'upload',
+      whenText: 'the upload holds the writer slot',
+      to: 'the same state, with its bytes; the slot given back',
+      source: '[S3 `images.py`]; simulator',
+    },
+    {
+      from: ['CREATING', 'UPDATING', 'COMPLETE'],
+      event: 'upload cut',
+      on: 'an upload (v3 or v0.8) ends before all its bytes arrive, or a start finds one a stop cut',
+      when: (i) => Boolean(i.writer),
+      whenText: 'an upload holds the writer slot',
+      to: 'the same state, without the bytes; the slot given back',
+      source: 'simulator',
     },
     {
       from: ['COMPLETE'],
@@ -144,19 +166,23 @@ export const IMAGE = {
     'not expect ends `FAILED` and changes nothing (simulator).',
 };
 
+/** An abort of the task was asked and answered (kept in the task, so that it survives a restart). */
+const abortAsked = (t) => t.requested === 'ABORTED';
+
 /** @type {Table} */
 export const TASK = {
   kind: 'task',
+  field: 'status',
   title: 'Tasks',
   states: {
-    QUEUED: { shown: 'QUEUED', means: 'accepted, not started' },
+    QUEUED: { shown: 'QUEUED', means: 'accepted, not started (or interrupted by a restart, to run again)' },
     RUNNING: { shown: 'RUNNING', means: '`percentage_complete` rising with its work or time' },
     SUCCEEDED: { shown: 'SUCCEEDED', means: 'done; its effect is in the entity' },
     FAILED: {
       shown: 'FAILED',
       means: 'ended with `error_code` and `error_detail`; the entity unchanged or in its error state',
     },
-    ABORTED: { shown: 'ABORTED', means: 'stopped by `POST /tasks/{uuid}/abort`' },
+    ABORTED: { shown: 'ABORTED', means: 'stopped by `POST /tasks/{uuid}/abort`; the entity as a failure leaves it' },
   },
   rows: [
     {
@@ -177,23 +203,42 @@ export const TASK = {
       from: ['RUNNING'],
       event: 'succeeded',
       on: 'its work is done',
+      when: (t) => !abortAsked(t),
+      whenText: 'no abort was asked',
       to: 'SUCCEEDED',
       source: '[S2, S3]; in the same transaction as its effect on the entity (simulator)',
     },
     {
-      from: ['RUNNING'],
+      from: ['QUEUED', 'RUNNING'],
       event: 'failed',
       on: 'its work fails (an unreachable source, a full disk)',
+      when: (t) => !abortAsked(t),
+      whenText: 'no abort was asked',
       to: 'FAILED',
       source: '[S3 `tasks.py`]; the codes: simulator',
     },
-    { from: ['QUEUED', 'RUNNING'], event: 'abort', on: '`POST /tasks/{uuid}/abort`', to: 'ABORTED', source: '[S1]' },
+    {
+      from: ['QUEUED', 'RUNNING'],
+      event: 'abort',
+      on: '`POST /tasks/{uuid}/abort`, answered 200',
+      to: 'the same state, the abort kept (`requested_status: ABORTED`)',
+      source: '[S1 `requested_status`]; kept with the task, so a restart cannot undo it: simulator',
+    },
+    {
+      from: ['QUEUED', 'RUNNING'],
+      event: 'aborted',
+      on: 'its work stops, or ends, or the simulator restarts',
+      when: abortAsked,
+      whenText: 'an abort was asked',
+      to: 'ABORTED',
+      source: '[S1]; in the same transaction as the failure it leaves on the entity (simulator)',
+    },
     {
       from: ['QUEUED', 'RUNNING'],
       event: 'restart',
       on: 'the simulator restarts',
       to: 'QUEUED',
-      source: 'simulator: it runs again; its work is idempotent',
+      source: 'simulator: it runs again (its work is idempotent), `percentage_complete` kept from a stop',
     },
   ],
 };
@@ -342,7 +387,7 @@ export function rowOf(table, entity, on) {
   return table.rows.find(
     (r) =>
       r.event === on &&
-      (entity === undefined ? r.from.length === 0 : r.from.includes(entity.state)) &&
+      (entity === undefined ? r.from.length === 0 : r.from.includes(entity[table.field ?? 'state'])) &&
       (!r.when || entity === undefined || r.when(entity)),
   );
 }
