@@ -6,7 +6,7 @@
 // `Content-Type: application/json`.
 
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -415,6 +415,39 @@ describe("an Ansible module's read-compare-write", () => {
     expect((await call('GET', `/api/svc/v3/images/${legacy.body.metadata.uuid}`)).body.metadata.categories).toEqual({
       AppType: 'Default',
     });
+  });
+
+  it('answers the checksum of an upload in status.resources.checksum, as the vendor test asserts', async () => {
+    // the module sends the checksum of a local file only in the upload's headers, never in the spec
+    const created = await call('POST', '/api/svc/v3/images', {
+      api_version: '3.1.0',
+      metadata: { kind: 'image' },
+      spec: { name: 'integration-test-image-with-upload', resources: { image_type: 'DISK_IMAGE' } },
+    });
+    expect(created.status, created.text).toBe(202);
+    await task(created.body.status.execution_context.task_uuid);
+    const uuid = created.body.metadata.uuid;
+    const bytes = randomBytes(4096);
+    const sha1 = createHash('sha1').update(bytes).digest('hex').toUpperCase();
+    const res = await fetch(`${sim.url}/api/svc/v3/images/${uuid}/file`, {
+      method: 'PUT',
+      headers: {
+        authorization: auth(),
+        accept: 'application/json',
+        'content-type': 'application/octet-stream',
+        'x-svc-checksum-type': 'SHA_1',
+        'x-svc-checksum-bytes': sha1,
+      },
+      body: bytes,
+      dispatcher: insecure,
+    });
+    expect(res.status, await res.text()).toBe(200);
+    const checksum = { checksum_algorithm: 'SHA_1', checksum_value: sha1 };
+    const read = (await call('GET', `/api/svc/v3/images/${uuid}`)).body;
+    expect(read.status.resources.checksum).toEqual(checksum);
+    expect(read.spec.resources.checksum).toBeUndefined();
+    const listed = (await call('POST', '/api/svc/v3/images/list', { kind: 'image', filter: `uuid==${uuid}` })).body;
+    expect(listed.entities[0].status.resources.checksum).toEqual(checksum);
   });
 
   it('refuses a category that does not exist with 422 naming it', async () => {

@@ -57,7 +57,7 @@ export function v3Unauthorized(apiVersion) {
 }
 
 /** The v3 checksum type of an algorithm (`X-Svc-Checksum-Type`). */
-const CHECKSUM_TYPE = { sha1: 'SHA_1', sha256: 'SHA_256' };
+export const CHECKSUM_TYPE = { sha1: 'SHA_1', sha256: 'SHA_256' };
 
 /**
  * The mapper of the domain's errors to a v3 API's answers: 404 `ENTITY_NOT_FOUND`, 409

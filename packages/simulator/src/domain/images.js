@@ -28,6 +28,7 @@ export { hasData } from './transitions.js';
  * @property {string} [sourceUri]     fetched by the create task
  * @property {string} [version]
  * @property {any} [checksum]
+ * @property {{ algorithm: 'sha1' | 'sha256', value: string }} [uploadChecksum]  what an upload's bytes were checked against, as sent
  * @property {boolean} [insecureSource]  the source's certificate is not checked
  * @property {Record<string, string>} categories   v3 `metadata.categories`, as sent
  * @property {Record<string, string[]>} [categoriesMapping]  v3 `metadata.categories_mapping`, as sent
@@ -413,6 +414,8 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
         try {
           kept = move(uuid, 'uploaded', (i) => {
             i.sizeBytes = written.size;
+            if (expectedDigest !== undefined)
+              i.uploadChecksum = { algorithm: /** @type {'sha1' | 'sha256'} */ (algorithm), value: expectedDigest };
             freeSlot(i);
           });
         } catch (error) {

@@ -6,6 +6,7 @@ import { iso } from '../../domain/time.js';
 import { clusterSettings, DEFAULT_VPC, seededUuid } from '../../domain/topology.js';
 import { IMAGE, shown } from '../../domain/transitions.js';
 import { withoutCredentials } from '../../errors.js';
+import { CHECKSUM_TYPE } from '../v3.js';
 
 export const API_VERSION = '3.1';
 /** UUID the simulator gives its user in `owner_reference` (production: the user's own). */
@@ -99,6 +100,12 @@ export function imageV3(image, ctx) {
   if (placement.length) resources.initial_placement_ref_list = placement.map((uuid) => ({ kind: 'cluster', uuid }));
   /** @type {Record<string, any>} */
   const statusResources = { ...resources };
+  // a local file's checksum comes only in the upload's headers; the vendor's test reads it back here
+  if (image.uploadChecksum)
+    statusResources.checksum = {
+      checksum_algorithm: CHECKSUM_TYPE[image.uploadChecksum.algorithm],
+      checksum_value: image.uploadChecksum.value,
+    };
   // the clusters the image was placed on, as the vendor's clients read them back from status
   if (placement.length)
     statusResources.initial_placement_ref_list = placement.map((uuid) => clusterReference(topology, uuid));
