@@ -86,6 +86,39 @@ describe('element: v2.0 image get/update, task lists, v0.8 poll', () => {
     expect(unknown.body.isUnrecognized).toBe(true);
   });
 
+  it('lists only unfinished tasks for a v2.0 tasks/list {}, the spec default of include_completed', async () => {
+    const done = await t.call('POST', '/api/svc/v2.0/images', { body: { name: 'v2-done', image_type: 'ISO_IMAGE' } });
+    await waitTask(t.call, done.body.task_uuid);
+    const running = await slow.call('POST', '/api/svc/v2.0/images', {
+      body: { name: 'v2-running', image_type: 'ISO_IMAGE' },
+    });
+    for (const sim of [t, slow]) {
+      const all = await sim.call('POST', '/api/svc/v2.0/tasks/list', { body: { include_completed: true } });
+      const open = await sim.call('POST', '/api/svc/v2.0/tasks/list', { body: {} });
+      expect(open.status).toBe(200);
+      expect(open.body.entities.map((e) => e.uuid)).toEqual(
+        all.body.entities
+          .filter((e) => !['Succeeded', 'Failed', 'Aborted'].includes(e.progress_status))
+          .map((e) => e.uuid),
+      );
+    }
+    const listed = (sim) => sim.call('POST', '/api/svc/v2.0/tasks/list', { body: {} });
+    expect((await listed(t)).body.entities.map((e) => e.uuid)).not.toContain(done.body.task_uuid);
+    expect((await listed(slow)).body.entities.map((e) => e.uuid)).toContain(running.body.task_uuid);
+  });
+
+  it('lists v0.8 tasks of the entityTypes asked for only', async () => {
+    const created = await t.call('POST', '/api/svc/v0.8/images', { body: { name: 'typed', imageType: 'DISK_IMAGE' } });
+    await waitTask(t.call, created.body.taskUuid);
+    const of = async (query) =>
+      (await t.call('GET', `/api/svc/v0.8/tasks?includeCompleted=true${query}`)).body.entities.map((e) => e.uuid);
+    expect(await of('&entityTypes=Cluster')).toEqual([]);
+    expect(await of('&entityTypes=Image')).toContain(created.body.taskUuid);
+    expect(await of('&entityTypes=Cluster&entityTypes=Image')).toContain(created.body.taskUuid);
+    expect(await of('&entityTypes=Cluster,Image')).toContain(created.body.taskUuid);
+    expect(await of('')).toContain(created.body.taskUuid);
+  });
+
   it('times a v0.8 poll out while the task runs', async () => {
     const created = await slow.call('POST', '/api/svc/v0.8/images', {
       body: { name: 'slow', imageType: 'DISK_IMAGE' },

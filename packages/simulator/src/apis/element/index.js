@@ -6,7 +6,7 @@ import { Invalid, NotFound, Refused } from '../../domain/errors.js';
 import { DONE } from '../../domain/tasks.js';
 import { HttpError } from '../../errors.js';
 import { parseFilter, sortBy } from '../lists.js';
-import { containerV2_0, imageV0_8, imageV2_0, operationType, taskV0_8, taskV2_0 } from './views.js';
+import { containerV2_0, entityTypeOf, imageV0_8, imageV2_0, operationType, taskV0_8, taskV2_0 } from './views.js';
 
 /** The status of a request the schema refuses. */
 export const validationStatus = 400;
@@ -140,13 +140,21 @@ function pageV2_0(items, query, attributes) {
   return { metadata, slice };
 }
 
-/** The tasks of a task list, filtered by entity, operation and completion. */
-function tasksOf(ctx, { entityUuids, operations, includeCompleted }) {
+/**
+ * The tasks of a task list, filtered by entity, entity type (as the element views name it, `Image`;
+ * any case), operation and completion.
+ * @param {import('../../http.js').Context} ctx
+ * @param {{ entityUuids?: string[], entityTypes?: string[], operations?: string[], includeCompleted: boolean }} o
+ *   an absent list does not filter
+ */
+function tasksOf(ctx, { entityUuids, entityTypes, operations, includeCompleted }) {
+  const types = entityTypes?.map((type) => type.toLowerCase());
   return ctx.domain.tasks
     .list()
     .filter(
       (t) =>
         (!entityUuids || entityUuids.includes(t.entity.uuid)) &&
+        (!types || types.includes(entityTypeOf(t).toLowerCase())) &&
         (!operations || operations.includes(operationType(t))) &&
         (includeCompleted || !DONE.has(t.status)),
     );
@@ -239,6 +247,7 @@ export const handlers = {
             .filter(Boolean);
     let list = tasksOf(ctx, {
       entityUuids: split(q.entityUuids),
+      entityTypes: split(q.entityTypes),
       operations: split(q.operationTypeList),
       includeCompleted: String(q.includeCompleted) === 'true',
     });
@@ -313,7 +322,8 @@ export const handlers = {
     let list = tasksOf(ctx, {
       entityUuids: b.entity_list?.map((e) => e.entity_id ?? e.uuid),
       operations: b.operation_type_list,
-      includeCompleted: b.include_completed ?? true,
+      // the spec's default: `{}` lists the tasks in progress
+      includeCompleted: b.include_completed === true,
     });
     const total = list.length;
     if (b.count !== undefined) list = list.slice(-b.count);

@@ -13,6 +13,9 @@ const PROGRESS = {
 };
 const ENTITY_TYPE = { image: 'Image', objectstore: 'ObjectStore', service: 'Service' };
 
+/** The kind of entity a task acts on, as the element API names it (`Image`). */
+export const entityTypeOf = (t) => ENTITY_TYPE[t.entity.kind] ?? t.entity.kind;
+
 /** A task's operation as the element API names it (`ImageCreate`). */
 export const operationType = (t) => OPERATIONS[t.operation]?.element ?? t.operation;
 const failed = (t) => t.status === 'FAILED' || t.status === 'ABORTED';
@@ -59,7 +62,7 @@ const NAMES = { v0_8: namesIn(FIELDS, 'v0_8'), v2_0: namesIn(FIELDS, 'v2_0') };
 /** The element view of a task in one version, without its version's own fields. */
 function taskView(t, version) {
   const f = NAMES[version];
-  const entity = { [f.entityUuid]: t.entity.uuid, [f.entityType]: ENTITY_TYPE[t.entity.kind] ?? t.entity.kind };
+  const entity = { [f.entityUuid]: t.entity.uuid, [f.entityType]: entityTypeOf(t) };
   if (t.entity.name) entity[f.entityName] = t.entity.name;
   const out = {
     uuid: t.uuid,
