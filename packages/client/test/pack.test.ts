@@ -1,6 +1,7 @@
 // What `npm publish` would upload: the contents of `npm pack` (dry run, so nothing is written).
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -55,5 +56,32 @@ describe('npm pack of @svc/client', () => {
     expect(manifest.publishConfig).toEqual({ access: 'public', provenance: true });
     expect(manifest.repository.directory).toBe('packages/client');
     expect(readFileSync(join(pkgDir, '../../LICENSE'), 'utf8')).toMatch(/Apache License\s+Version 2\.0/);
+  });
+});
+
+describe('npm pack of @svc/client without a build', () => {
+  it('fails, naming the missing build and the step that makes it', async () => {
+    // the package as a fresh clone has it (no dist/, no src/generated/), with the installed packages
+    const repo = mkdtempSync(join(tmpdir(), 'svc-client-unbuilt-'));
+    try {
+      const dir = join(repo, 'packages', 'client');
+      mkdirSync(dir, { recursive: true });
+      for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'scripts'])
+        cpSync(join(pkgDir, f), join(dir, f), { recursive: true });
+      cpSync(join(pkgDir, 'src'), join(dir, 'src'), { recursive: true, filter: (f) => !f.endsWith('generated') });
+      cpSync(join(pkgDir, '../../LICENSE'), join(repo, 'LICENSE'));
+      symlinkSync(join(pkgDir, '../../node_modules'), join(repo, 'node_modules'));
+      const packed = await run(npm, ['pack', '--dry-run', '--json'], { cwd: dir }).then(
+        (out) => ({ code: 0, stderr: '', stdout: out.stdout }),
+        (e: { code: number; stderr: string; stdout: string }) => e,
+      );
+      expect(packed.code, packed.stdout).not.toBe(0);
+      expect(packed.stderr).toMatch(
+        /@svc\/client prepack: dist\/index\.js \(and \d+ more built file\(s\)\) is missing, so the package is not built: run `npm run build` at the repository root/,
+      );
+      expect(existsSync(join(dir, 'LICENSE')), 'nothing copied for a pack that failed').toBe(false);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
   });
 });
