@@ -72,9 +72,12 @@ export class ApiError<S extends number = number> extends Error {
     body: unknown,
     /** The operation that failed. */
     readonly operation: OperationRef,
+    /** What the client adds: for a 401, the user and host refused and the fix (never the password). */
+    hint?: string,
   ) {
     const detail = summary(body);
-    super(`${describeOperation(operation)} failed with HTTP ${status}${detail ? `: ${detail}` : ''}`);
+    const said = `${describeOperation(operation)} failed with HTTP ${status}${detail ? `: ${detail}` : ''}`;
+    super(hint ? `${said}${/[.!?]$/.test(said) ? '' : '.'} ${hint}` : said);
     this.body = body as ApiErrorBody<S>;
   }
 
@@ -205,13 +208,15 @@ export class WorkflowError extends Error {
 }
 
 /** Why an answer could not be used; see {@link InvalidResponseError}. */
-export type InvalidResponseKind = 'malformed' | 'empty' | 'incomplete' | 'too-large' | 'redirect';
+export type InvalidResponseKind = 'malformed' | 'empty' | 'incomplete' | 'too-large' | 'redirect' | 'status';
 
 /**
  * The server answered, but not with something the client can use: a success body that is not
  * JSON (an HTML page, a cut-off document), an empty body where the spec declares one, a body cut
  * off when the connection closed, a body over `maxResponseBytes`, a status outside HTTP's 100-599,
- * or a redirect the client does not follow ({@link RedirectError}). Not retried.
+ * a redirect the client does not follow ({@link RedirectError}), or a status that answers nothing
+ * the client asked (`kind: 'status'`: `101 Switching Protocols` to a call that asked for no switch,
+ * `304 Not Modified` to a call that was not conditional). Not retried.
  */
 export class InvalidResponseError extends Error {
   override name = 'InvalidResponseError';

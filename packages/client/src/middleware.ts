@@ -8,7 +8,7 @@ import { type BodyLimits, failureCode, readErrorBody, readJsonBody } from './bod
 import { InvalidResponseError, NetworkError, type OperationRef, RequestTimeoutError } from './errors.js';
 import { type ApiName, operationTable } from './generated/operations.js';
 import type { ResolvedOptions } from './options.js';
-import { AttemptTimeout, again, attemptOf, type FetchFn, Refused, sleep } from './transport.js';
+import { AttemptTimeout, again, attemptOf, type FetchFn, NO_ANSWER, noAnswer, Refused, sleep } from './transport.js';
 
 /** An operation as the client needs it: the ref for errors, and whether it may be repeated. */
 export interface Found {
@@ -47,11 +47,17 @@ export function isIdempotent(api: ApiName, method: string, path: string): boolea
   return lookup(api, method, path)?.retryable ?? (method === 'GET' || method === 'HEAD');
 }
 
-const operations = new WeakMap<Response, OperationRef>();
+/** Per error response the client returned: its operation, and what the client adds to its message. */
+const failures = new WeakMap<Response, { op: OperationRef; hint: string | undefined }>();
 
 /** The operation of an error response the client returned (for {@link unwrap}'s errors), if it did. */
 export function responseOperation(response: Response): OperationRef | undefined {
-  return operations.get(response);
+  return failures.get(response)?.op;
+}
+
+/** What the client adds to the message of an error response it returned (a 401's user, host and fix), if any. */
+export function responseHint(response: Response): string | undefined {
+  return failures.get(response)?.hint;
 }
 
 /** Milliseconds a `Retry-After` header asks for (seconds or an HTTP date), or undefined. */
@@ -213,6 +219,12 @@ export function coreMiddleware({ api, options, fetch, ext }: CoreSettings): Midd
    * (capped) and a JSON success's (limited, checked), into a new Response of the same status and
    * headers. A success read otherwise (`parseAs: 'stream'`, ...) is passed on untouched.
    */
+  /** For a 401: the user and the host refused, and the fix (the password stays in `authorization`). */
+  const hintOf = (request: Request, status: number) =>
+    status === 401
+      ? `The server at ${new URL(request.url).host} refused user ${JSON.stringify(options.username)}: check the client's username and password options`
+      : undefined;
+
   async function finish(request: Request, f: Found, answer: Response, parseAs: string): Promise<Response | undefined> {
     const attempt = attemptOf(answer);
     try {
@@ -225,14 +237,14 @@ export function coreMiddleware({ api, options, fetch, ext }: CoreSettings): Midd
             'empty',
             'the body is empty; the spec declares a JSON document',
           );
-        if (!answer.ok) operations.set(answer, f.op);
+        if (!answer.ok) failures.set(answer, { op: f.op, hint: hintOf(request, answer.status) });
         return undefined;
       }
       if (answer.ok && parseAs !== 'json') return undefined;
       const init = { status: answer.status, statusText: answer.statusText, headers: answer.headers };
       if (answer.ok) return new Response(await readJsonBody(answer, f.op, limits, f.json, attempt), init);
       const failed = new Response(await readErrorBody(answer, f.op, limits, attempt), init);
-      operations.set(failed, f.op);
+      failures.set(failed, { op: f.op, hint: hintOf(request, answer.status) });
       return failed;
     } finally {
       if (parseAs === 'json' || !answer.ok) attempt?.done();
@@ -242,6 +254,11 @@ export function coreMiddleware({ api, options, fetch, ext }: CoreSettings): Midd
   return {
     async onResponse({ request, response, schemaPath, options: call }) {
       const f = found(api, request.method, schemaPath);
+      if (response.status in NO_ANSWER) {
+        await response.body?.cancel().catch(() => {});
+        attemptOf(response)?.done();
+        throw noAnswer(f.op, response.status);
+      }
       const answer =
         response.status === 503 || response.status === 429 ? await settle(request, f, { response }) : response;
       return (await finish(request, f, answer, call.parseAs)) ?? (answer === response ? undefined : answer);

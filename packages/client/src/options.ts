@@ -105,6 +105,8 @@ export interface ResolvedOptions {
   baseUrl: string;
   /** The `Authorization` header value (never on an enumerable property of a client). */
   authorization: string;
+  /** The user name (a 401's error names it; the password is never kept apart from `authorization`). */
+  username: string;
   /** The limit in force: the option, or undici's default of 300 000. */
   timeoutMs: number;
   /** True when `timeoutMs` was given (the client then needs its own dispatcher). */
@@ -266,6 +268,7 @@ export function resolveOptions(options: ClientOptions, defaultBasePath: string):
   return {
     baseUrl: url.href.replace(/\/+$/, ''),
     authorization: basicAuthHeader(username, password),
+    username,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     ownTimeout: options.timeoutMs !== undefined,
     retry,

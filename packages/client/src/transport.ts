@@ -97,6 +97,17 @@ export class Refused extends Error {
   }
 }
 
+/** Statuses that answer nothing this client asks (it never asks to switch protocols, nor conditionally). */
+export const NO_ANSWER: Record<number, string> = {
+  101: 'Switching Protocols, to a call that asked for no protocol switch',
+  304: 'Not Modified, to a call that was not conditional (a cache or proxy in between may have sent it)',
+};
+
+/** The error of a status in {@link NO_ANSWER}: never retried. */
+export function noAnswer(op: OperationRef, status: number): InvalidResponseError {
+  return new InvalidResponseError(op, status, 'status', `${NO_ANSWER[status]}; not retried`);
+}
+
 /** What one call's redirects looked like; undici's `opaque` carries it through every hop. */
 interface Hops {
   redirects: number;
@@ -126,6 +137,8 @@ function watch(deadlineMs: number): Dispatcher.DispatcherComposeInterceptor {
       onRequestUpgrade: (controller, status, headers, socket) =>
         handler.onRequestUpgrade?.(controller, status, headers, socket),
       onResponseStart(controller, status, headers, message) {
+        // undici would take it as an interim answer, then fail on its parser's assertion
+        if (status === 101) return controller.abort(new Refused((op) => noAnswer(op, 101)));
         if (status >= 200) clearTimeout(timer);
         const location = headers.location;
         if (hops && REDIRECTS.has(status) && typeof location === 'string') {
@@ -316,8 +329,11 @@ async function send(request: Request, body: string | null, s: TransportSettings)
     });
   } catch (error) {
     if (signal.aborted) throw signal.reason;
+    // undici's parser refuses a 101 with `Upgrade` to a request that asked for none, before any handler sees it
+    const { code, message } = error as { code?: string; message?: string };
+    if (code === 'UND_ERR_SOCKET' && message === 'bad upgrade') throw new Refused((op) => noAnswer(op, 101));
     // undici's redirect interceptor refuses a Location it already requested.
-    if (hops.redirects > 0 && (error as { code?: string }).code === 'UND_ERR_INVALID_ARG')
+    if (hops.redirects > 0 && code === 'UND_ERR_INVALID_ARG')
       throw redirected(
         hops,
         `a redirect loop: redirect ${hops.redirects} leads to ${hops.location}, already requested`,

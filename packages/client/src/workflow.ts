@@ -3,7 +3,7 @@ import { openAsBlob } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { BinaryBody } from './binary.js';
 import { ApiError, InvalidArgumentError, TaskFailedError, TaskTimeoutError, WorkflowError } from './errors.js';
-import { responseOperation } from './middleware.js';
+import { responseHint, responseOperation } from './middleware.js';
 import { sleep } from './transport.js';
 
 /**
@@ -25,7 +25,7 @@ export async function unwrap<R extends { response: Response; data?: unknown; err
       path: url.pathname,
       operationId: undefined,
     };
-    throw new ApiError(response.status, error, op);
+    throw new ApiError(response.status, error, op, responseHint(response));
   }
   return data as Exclude<R['data'], undefined>;
 }

@@ -127,6 +127,47 @@ describe('redirects that never end are one RedirectError, never retried', () => 
   });
 });
 
+describe('statuses that answer nothing the client asked are one InvalidResponseError naming the status', () => {
+  const calls = (origin: string) => {
+    const client = central(origin);
+    return {
+      'GET images_get': () => client.GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } }),
+      'POST images_list': () => client.POST('/images/list', { body: { kind: 'image' } }),
+    };
+  };
+
+  it('304 Not Modified to a call that was not conditional: not retried', async () => {
+    const s = await startServer((req, res) => {
+      res.writeHead(304, { ETag: '"x"' });
+      res.end();
+    });
+    open.push(s);
+    for (const [name, call] of Object.entries(calls(s.origin))) {
+      const error = await call().catch((e: unknown) => e);
+      expect(error, name).toBeInstanceOf(InvalidResponseError);
+      expect(error, name).toMatchObject({ kind: 'status', status: 304 });
+      expect((error as Error).message, name).toMatch(/ answered HTTP 304: Not Modified, /);
+    }
+    expect(s.seen).toHaveLength(2);
+  });
+
+  for (const [kind, headers] of [
+    ['with Upgrade', { Upgrade: 'websocket', Connection: 'Upgrade' }],
+    ['without Upgrade', {}],
+  ] as const)
+    it(`101 Switching Protocols ${kind} to a call that asked for no switch: not retried`, async () => {
+      const s = await startRawServer((socket: Socket) => socket.write(head('101 Switching Protocols', headers)));
+      open.push(s);
+      for (const [name, call] of Object.entries(calls(s.origin))) {
+        const error = await call().catch((e: unknown) => e);
+        expect(error, name).toBeInstanceOf(InvalidResponseError);
+        expect(error, name).toMatchObject({ kind: 'status', status: 101 });
+        expect((error as Error).message, name).toMatch(/ answered HTTP 101: Switching Protocols, /);
+      }
+      expect(s.requests).toHaveLength(2);
+    });
+});
+
 describe('paging a live newest-first list', () => {
   const uuidAt = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
   /**

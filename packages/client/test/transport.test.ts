@@ -336,10 +336,32 @@ describe('ApiError', () => {
     const error = await unwrap(client.POST('/images/list', { body: {} })).catch((e) => e);
     expect(isApiError(error, 401)).toBe(true);
     expect(error.body).toBe('<html><body><h1>401 Unauthorized</h1></body></html>');
-    expect(error.message).toBe('images_list (POST /images/list) failed with HTTP 401: 401 Unauthorized');
+    const host = new URL(s.origin).host;
+    expect(error.message).toBe(
+      `images_list (POST /images/list) failed with HTTP 401: 401 Unauthorized. The server at ${host} refused user "admin": check the client's username and password options`,
+    );
     expect(s.seen[0]!.headers.authorization).toBe(`Basic ${AUTH_B64}`);
     expectNoCredentials(error, client);
     expect(String(client)).toBe(`CentralClient <${s.origin}/api/svc/v3>`);
+  });
+
+  it('names the user and the host a v3 401 refused, and the fix, never the password', async () => {
+    const s = await serve((req, res) =>
+      json(res, 401, {
+        api_version: '3.1',
+        code: 401,
+        message_list: [{ reason: 'AUTHENTICATION_REQUIRED', message: 'Authentication required.' }],
+        state: 'ERROR',
+      }),
+    );
+    const client = central(s);
+    const error = await unwrap(client.GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } })).catch((e) => e);
+    expect(isApiError(error, 401)).toBe(true);
+    expect(error.message).toBe(
+      `images_get (GET /images/{uuid}) failed with HTTP 401: AUTHENTICATION_REQUIRED: Authentication required. The server at ${new URL(s.origin).host} refused user "admin": check the client's username and password options`,
+    );
+    expect(error.reason).toBe('AUTHENTICATION_REQUIRED');
+    expectNoCredentials(error, client);
   });
 
   it('runs extra middleware after authentication', async () => {
