@@ -11,11 +11,11 @@ import { pathToFileURL } from 'node:url';
 import { commandLine, port as portCheck } from '@svc/args';
 import { startExplorer } from '@svc/explorer';
 import { apis, root, shownPath } from '@svc/oas/apis';
+import { mockNote, onPortOrFree, startMocks, stopOnExit } from '@svc/serve';
 import { watch } from 'chokidar';
 import { affectedApis, debounceCollect, oneRunAtATime, rebuildApis } from './lib/dev.mjs';
 import { startLintThread } from './lib/lint-worker.mjs';
 import { bundleApi, redoclyConfig } from './lib/redocly.mjs';
-import { mockNote, onPortOrFree, startMocks, stopOnExit } from './lib/serve.mjs';
 import { startTypesWorker } from './lib/types-worker.mjs';
 
 const specDir = join(root, 'spec');

@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { commandLine, port, usageExit } from '@svc/args';
 import { root, shownPath } from '@svc/oas/apis';
-import { credentialsLine, mockNote, onPortOrFree, startMocks, stopOnExit } from './lib/serve.mjs';
+import { credentialsLine, mockNote, onPortOrFree, startMocks, stopOnExit } from '@svc/serve';
 
 const USAGE =
   'Usage: npm run serve -- [--port 8080] [--mock-port 4010] [--sim-port 9440] [--data <dir>] [--ca <PEM file>] [--allow-loopback] [--build]   (0: any free port)';

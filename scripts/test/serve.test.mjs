@@ -5,7 +5,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { root } from '@svc/oas/apis';
 import { afterAll, expect, it } from 'vitest';
 import { COMMAND_LIMIT_MS, GrowingText } from './support/run.mjs';
@@ -117,10 +116,9 @@ it("prints where each mock's paths start, keeps its password across a restart, a
 });
 
 it('stops them when it dies of an uncaught error', async () => {
-  const lib = pathToFileURL(join(root, 'scripts', 'lib', 'serve.mjs')).href;
   const script = `
     import { spawn } from 'node:child_process';
-    import { stopOnExit } from ${JSON.stringify(lib)};
+    import { stopOnExit } from '@svc/serve';
     const sleeper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
     stopOnExit(() => [{ close: () => sleeper.kill('SIGTERM') }]);
     console.log(sleeper.pid);

@@ -11,8 +11,8 @@ import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { credentialsLine } from '@svc/serve';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentialsLine } from '../../../scripts/lib/serve.mjs';
 import { openBrowser } from './support/browser.js';
 import { authorize as authorizeAs, clickUntilShown, guardedPage, startLocalSvc } from './support/page.js';
 
