@@ -67,7 +67,16 @@ const first = rebuildApis(all, { ...steps, mock: async () => {} }, console.log).
 });
 await built;
 
-stopOnExit(() => [types, linters, ...(watcher ? [watcher] : []), ...(explorer ? [explorer] : []), ...mocks.values()]);
+stopOnExit(() => {
+  /** @type {Map<string, { close: () => unknown }>} what runs now, as the line at Ctrl-C names it */
+  const now = new Map();
+  now.set('types thread', types);
+  now.set('lint thread', linters);
+  if (watcher) now.set('watcher', watcher);
+  if (explorer) now.set('explorer', explorer);
+  for (const [name, mock] of mocks) now.set(`mock ${name}`, mock);
+  return now;
+});
 await startMocks(0, mocks);
 const mockUrls = Object.fromEntries([...mocks].map(([n, m]) => [n, m.url]));
 explorer = await onPortOrFree(

@@ -2,7 +2,7 @@
 // certificate, data in .simulator/), one Prism mock per bundled API and the API explorer in front
 // of them, all on 127.0.0.1. Prints the URLs and runs until Ctrl-C. "Try it out" goes to the local
 // svc by default. The simulator's password is $SVC_PASSWORD (the name every sample of the explorer
-// reads; $SVC_SIM_PASSWORD is still read), else the one kept in .simulator/password (generated at
+// reads), else $SVC_SIM_PASSWORD (the simulator's own setting), else the one kept in .simulator/password (generated at
 // the first start, mode 0600, so a tab authorized before a restart stays so), printed in an
 // `export` line. The explorer also
 // forwards "Try it out" requests to real endpoints (no CORS needed); --ca adds CA certificates
@@ -56,7 +56,9 @@ const [{ startExplorer }, { DEFAULT_DATA_DIR, keptPassword, startSimulator }] = 
   import('@svc/explorer'),
   import('@svc/simulator'),
 ]);
-const chosen = process.env.SVC_PASSWORD || process.env.SVC_SIM_PASSWORD;
+// SVC_PASSWORD first: the name the samples send; SVC_SIM_PASSWORD (the simulator's own setting) is read too
+const chosenFrom = ['SVC_PASSWORD', 'SVC_SIM_PASSWORD'].find((name) => process.env[name]);
+const chosen = chosenFrom && process.env[chosenFrom];
 const dataDir = resolve(values.data ?? DEFAULT_DATA_DIR);
 const shownData = shownPath(dataDir);
 let kept;
@@ -71,7 +73,14 @@ const simPassword = chosen || kept.password;
 const mocks = new Map();
 let simulator;
 let explorer;
-stopOnExit(() => [...(simulator ? [simulator] : []), ...mocks.values(), ...(explorer ? [explorer] : [])]);
+stopOnExit(() => {
+  /** @type {Map<string, { close: () => unknown }>} what runs now, as the line at Ctrl-C names it */
+  const now = new Map();
+  if (simulator) now.set('local svc', simulator);
+  for (const [name, mock] of mocks) now.set(`mock ${name}`, mock);
+  if (explorer) now.set('explorer', explorer);
+  return now;
+});
 // Prism loads in its own process meanwhile (some 2 CPU-s): the explorer's build and the local svc
 // run beside it.
 const mocksStarted = startMocks(firstMockPort, mocks);
@@ -104,7 +113,7 @@ explorer = await onPortOrFree(
 
 console.log('');
 console.log(
-  `local svc          ${simulator.url}   (user ${simulator.user}${generated ? `; password ${kept.created ? 'generated and ' : ''}kept in ${shownData}/password: set SVC_PASSWORD to choose one` : ', password from SVC_PASSWORD'}; data in ${shownData}/)`,
+  `local svc          ${simulator.url}   (user ${simulator.user}${generated ? `; password ${kept.created ? 'generated and ' : ''}kept in ${shownData}/password: set SVC_PASSWORD to choose one` : `, password from ${chosenFrom}`}; data in ${shownData}/)`,
 );
 // Prism serves the paths without the servers' base path: say so, or a production URL gets 404.
 for (const [name, url] of Object.entries(mockUrls))
@@ -112,7 +121,7 @@ for (const [name, url] of Object.entries(mockUrls))
 console.log(`explorer           ${explorer.url.replace(/\/?$/, '/')}`);
 console.log('');
 console.log('The code samples of the explorer read the credentials of the local svc from:');
-console.log(credentialsLine(simulator.user, generated ? simPassword : null));
+console.log(credentialsLine(simulator.user, generated ? simPassword : null, chosenFrom));
 console.log('\nReal endpoints: pick the https server in the explorer, set host and port; requests go through');
 console.log('the explorer (tick "Self-signed certificate" for an endpoint with its own certificate).');
 console.log('\nCtrl-C stops them.');

@@ -6,6 +6,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root } from '@svc/oas/apis';
+import { credentialsLine } from '@svc/serve';
 import { afterAll, expect, it } from 'vitest';
 import { COMMAND_LIMIT_MS, GrowingText } from './support/run.mjs';
 
@@ -66,7 +67,7 @@ async function serve(dataDir) {
   // three Prism mocks and the simulator: 13 s at load 10
   await text.until(/Ctrl-C stops them/, { what: 'serve\'s start ("Ctrl-C stops them")', limitMs: 240_000 });
   const output = text.text;
-  return { child, output, exited };
+  return { child, output, exited, text };
 }
 
 it("prints where each mock's paths start, keeps its password across a restart, and stops the mocks on SIGHUP", async () => {
@@ -79,7 +80,7 @@ it("prints where each mock's paths start, keeps its password across a restart, a
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-serve-'));
   dirs.push(dataDir);
-  const { child, output, exited } = await serve(dataDir);
+  const { child, output, exited, text } = await serve(dataDir);
   const ports = [...output.matchAll(/^mock\s+\S+\s+http:\/\/127\.0\.0\.1:(\d+)/gm)].map((m) => Number(m[1]));
   expect(ports).toHaveLength(3);
   // The credentials line the explorer's samples read (none was set: generated and kept).
@@ -102,7 +103,12 @@ it("prints where each mock's paths start, keeps its password across a restart, a
   expect(await list(`${basePath}/images/list`)).toBe(404);
 
   child.kill('SIGHUP');
-  await exited;
+  // one line naming what stopped, after the closes ended
+  await text.until(/^stopped: local svc, mock central, mock element, mock objects, explorer$/m, {
+    what: 'the line naming what stopped',
+    limitMs: 60_000,
+  });
+  expect(await exited).toBe(0);
   const open = async () => (await Promise.all(ports.map(listening))).filter(Boolean).length;
   for (let i = 0; i < 50 && (await open()) > 0; i++) await new Promise((r) => setTimeout(r, 200));
   expect(await open(), 'mocks still listening 10 s after serve ended').toBe(0);
@@ -120,7 +126,7 @@ it('stops them when it dies of an uncaught error', async () => {
     import { spawn } from 'node:child_process';
     import { stopOnExit } from '@svc/serve';
     const sleeper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-    stopOnExit(() => [{ close: () => sleeper.kill('SIGTERM') }]);
+    stopOnExit(() => new Map([['sleeper', { close: () => sleeper.kill('SIGTERM') }]]));
     console.log(sleeper.pid);
     setTimeout(() => { throw new Error('boom'); }, 200);
   `;
@@ -140,4 +146,17 @@ it('stops them when it dies of an uncaught error', async () => {
   expect(pid).toBeGreaterThan(0);
   for (let i = 0; i < 50 && running(pid); i++) await new Promise((r) => setTimeout(r, 100));
   expect(running(pid)).toBe(false);
+});
+
+it('names where a password chosen in SVC_SIM_PASSWORD is, in the line the samples read, never its value', () => {
+  expect(credentialsLine('admin', 'gen-erated_1')).toBe('export SVC_USER=admin SVC_PASSWORD=gen-erated_1');
+  expect(credentialsLine('admin', null)).toBe('export SVC_USER=admin   # SVC_PASSWORD is set already');
+  const line = credentialsLine('admin', null, 'SVC_SIM_PASSWORD');
+  expect(line).toBe('export SVC_USER=admin SVC_PASSWORD="$SVC_SIM_PASSWORD"');
+  // pasted into a shell that has the simulator's setting, it gives the samples the same password
+  const shell = execFileSync('bash', ['-c', `${line}; printf %s "$SVC_PASSWORD"`], {
+    env: { PATH: process.env.PATH, SVC_SIM_PASSWORD: "it's s3cret" },
+    encoding: 'utf8',
+  });
+  expect(shell).toBe("it's s3cret");
 });

@@ -67,24 +67,33 @@ export async function startMocks(firstPort, mocks = new Map()) {
 /**
  * Stops what `running()` lists (mocks, explorer, watcher: anything with `close()`) however this
  * process ends, so that child processes (Prism) never outlive it: Ctrl-C, SIGTERM and SIGHUP (a
- * closed terminal) close them and exit; on any other exit, an uncaught error included, the
- * synchronous part of each `close()` still runs. The Prism process ends with this one, however it
- * ends, SIGKILL included (see @svc/mock).
- * @param {() => Array<{ close: () => unknown }>} running  called when stopping, so it may change meanwhile
+ * closed terminal) close them, print one line naming what stopped (`stopped: local svc, mock
+ * central, ..., explorer`, and any that failed to close with its reason) and exit; on any other
+ * exit, an uncaught error included, the synchronous part of each `close()` still runs. The Prism
+ * process ends with this one, however it ends, SIGKILL included (see @svc/mock).
+ * @param {() => Map<string, { close: () => unknown }>} running  what runs now, by the name the line
+ *   gives it; called when stopping, so it may change meanwhile
+ * @param {(line: string) => void} [say]  where the line goes; default console.log
  */
-export function stopOnExit(running) {
+export function stopOnExit(running, say = console.log) {
   let stopping = false;
-  const closeAll = () => running().map((r) => Promise.resolve().then(() => r.close()));
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(signal, async () => {
       if (stopping) return;
       stopping = true;
-      await Promise.allSettled(closeAll());
-      process.exit(0);
+      const now = [...running()];
+      const ends = await Promise.allSettled(now.map(([, r]) => Promise.resolve().then(() => r.close())));
+      const stopped = now.filter((_, i) => ends[i]?.status === 'fulfilled').map(([name]) => name);
+      const failed = now.flatMap(([name], i) => {
+        const end = ends[i];
+        return end?.status === 'rejected' ? [`${name} did not close (${end.reason?.message ?? end.reason})`] : [];
+      });
+      if (now.length) say(`stopped: ${[stopped.join(', ') || 'nothing', ...failed].join('; ')}`);
+      process.exit(failed.length ? 1 : 0);
     });
   }
   process.on('exit', () => {
-    for (const r of running()) {
+    for (const [, r] of running()) {
       try {
         r.close();
       } catch {
@@ -100,17 +109,21 @@ export const CREDENTIAL_ENV = { user: 'SVC_USER', password: 'SVC_PASSWORD' };
 /**
  * The line `npm start` prints for the local svc's credentials, to paste into a shell before the
  * explorer's samples: `export SVC_USER=admin SVC_PASSWORD=<password>` (a value quoted when the
- * shell needs it). When the password came
- * from $SVC_PASSWORD the line leaves it out (it is set already, and is not echoed).
+ * shell needs it). A password chosen in the environment is never echoed: from $SVC_PASSWORD the
+ * line leaves it out (it is set already); from another variable it names that variable
+ * (`SVC_PASSWORD="$SVC_SIM_PASSWORD"`).
  * @param {string} user
  * @param {string | null} password the generated password; null when the user chose it
+ * @param {string} [from] the variable a chosen password came from; default SVC_PASSWORD
  * @returns {string}
  */
-export function credentialsLine(user, password) {
+export function credentialsLine(user, password, from = CREDENTIAL_ENV.password) {
   // Quoted only when the shell needs it, so that the line reads as the explorer's 401 text says.
   const quote = (text) =>
     /^[A-Za-z0-9_.-]+$/.test(String(text)) ? String(text) : `'${String(text).replace(/'/g, `'\\''`)}'`;
-  return password === null
+  if (password !== null)
+    return `export ${CREDENTIAL_ENV.user}=${quote(user)} ${CREDENTIAL_ENV.password}=${quote(password)}`;
+  return from === CREDENTIAL_ENV.password
     ? `export ${CREDENTIAL_ENV.user}=${quote(user)}   # ${CREDENTIAL_ENV.password} is set already`
-    : `export ${CREDENTIAL_ENV.user}=${quote(user)} ${CREDENTIAL_ENV.password}=${quote(password)}`;
+    : `export ${CREDENTIAL_ENV.user}=${quote(user)} ${CREDENTIAL_ENV.password}="$${from}"`;
 }

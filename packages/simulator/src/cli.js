@@ -25,7 +25,9 @@ const USAGE = `Usage: svc-simulator [--host 127.0.0.1] [--port 9440] [--data DIR
          [--print-env] [--ready-file FILE] [--topology FILE] [--upload-idle-seconds 60]
 --topology FILE: the clusters and subnets, JSON or YAML (the default is in the simulator's README).
 --upload-idle-seconds: an upload silent this long is abandoned (nothing kept) and answered 408.
-Password: --password, else $SVC_SIM_PASSWORD, else the one kept in <data dir>/password (generated at the first start).
+Password: --password, else $SVC_SIM_PASSWORD (named like the other SVC_SIM_* settings), else $SVC_PASSWORD (the name
+  npm start prints and the explorer's samples and the README's curl read), else the one kept in <data dir>/password
+  (generated at the first start, printed).
 Environment (a typed option wins): SVC_SIM_HOST, SVC_SIM_PORT, SVC_SIM_DATA, SVC_SIM_TASK_SECONDS, SVC_SIM_TOPOLOGY.
 --print-env: stdout is only SVC_SIM_URL=..., SVC_SIM_USER=..., SVC_SIM_CA=<PEM file> (HTTPS) lines, once listening.
 --ready-file FILE: the same lines written to FILE once listening (removed at stop).
@@ -213,12 +215,13 @@ opts.dataDir ??= DEFAULT_DATA_DIR;
 /** @type {{ password: string, created: boolean } | undefined} the data dir's password, when none is chosen */
 let kept;
 if (!opts.password) {
-  opts.password = process.env.SVC_SIM_PASSWORD || undefined;
+  // its own setting first; else the name every sample sends (npm start's `export SVC_USER=... SVC_PASSWORD=...`)
+  opts.password = process.env.SVC_SIM_PASSWORD || process.env.SVC_PASSWORD || undefined;
   if (!opts.password) {
     try {
       kept = keptPassword(opts.dataDir);
     } catch (error) {
-      console.error(`simulator: ${error.message}; set SVC_SIM_PASSWORD or --password to choose one`);
+      console.error(`simulator: ${error.message}; set SVC_PASSWORD (or SVC_SIM_PASSWORD) or --password to choose one`);
       process.exit(1);
     }
     opts.password = kept.password;
@@ -268,7 +271,7 @@ if (opts.readyFile) {
 }
 if (opts.printEnv) console.log(env);
 say(
-  `local svc  ${sim.url}   (user ${sim.user}${kept ? `, password ${opts.password} (${kept.created ? 'generated, ' : ''}kept in ${shown(join(sim.dataDir, 'password'))}; set SVC_SIM_PASSWORD or --password to choose one)` : ''})`,
+  `local svc  ${sim.url}   (user ${sim.user}${kept ? `, password ${opts.password} (${kept.created ? 'generated, ' : ''}kept in ${shown(join(sim.dataDir, 'password'))}; set SVC_PASSWORD or --password to choose one)` : ''})`,
 );
 say(
   `           central ${sim.url}/api/svc/v3, element ${sim.url}/api/svc (and /PrismGateway/services/rest), objects ${sim.url}/oss/api/svc/v3`,

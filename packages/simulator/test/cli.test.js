@@ -27,7 +27,7 @@ afterAll(async () => {
 /** Runs the CLI; resolves with the child and its printed URL once it listens, or its exit code and output. */
 function run(args, env = {}) {
   const child = spawn(process.execPath, [CLI, ...args], {
-    env: { ...process.env, SVC_SIM_PASSWORD: '', ...env },
+    env: { ...process.env, SVC_SIM_PASSWORD: '', SVC_PASSWORD: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -195,5 +195,36 @@ describe('npm run simulator', () => {
     const again = await run(['--port', String(port), '--data', dataDir, '--http']);
     expect(again.out()).toMatch(new RegExp(`password ${password} \\(kept in \\S+/password;`));
     await killed(again.child);
+  });
+
+  it('takes $SVC_PASSWORD, the name npm start prints and the samples send; $SVC_SIM_PASSWORD wins', async () => {
+    const port = await freePort();
+    const args = ['--port', String(port), '--data', dataDir, '--http'];
+    const status = (url, password) =>
+      fetch(`${url}/api/svc/v3/clusters/list`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`,
+          'content-type': 'application/json',
+        },
+        body: '{}',
+      }).then((res) => res.status);
+    const sent = await run(args, { SVC_PASSWORD: 'from-svc-password' });
+    expect(sent.out()).not.toMatch(/password \S+ \((generated, )?kept/);
+    expect(sent.out()).not.toContain('from-svc-password');
+    expect(await status(sent.url, 'from-svc-password')).toBe(200);
+    await killed(sent.child);
+    const both = await run(args, { SVC_PASSWORD: 'from-svc-password', SVC_SIM_PASSWORD: PASSWORD });
+    expect(await status(both.url, PASSWORD)).toBe(200);
+    expect(await status(both.url, 'from-svc-password')).toBe(401);
+    await killed(both.child);
+  });
+
+  it('--help says where the password comes from, both names explained', async () => {
+    const { code, out } = await run(['--help']);
+    expect(code).toBe(0);
+    expect(out()).toMatch(
+      /Password: --password, else \$SVC_SIM_PASSWORD \(named like the other SVC_SIM_\* settings\), else \$SVC_PASSWORD \(the name\s+npm start prints/,
+    );
   });
 });
