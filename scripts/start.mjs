@@ -2,7 +2,10 @@
 // the descriptions, then serves (scripts/serve.mjs --build: the explorer built while Prism starts;
 // the local svc, the mocks, the explorer), then reports the lint gate (Redocly and Spectral, in
 // another process) as it finishes.
-// Arguments go to serve (`npm start -- --port 9000`).
+// Arguments go to serve (`npm start -- --port 9000`). The local svc's password: $SVC_PASSWORD (the
+// name of the `export SVC_USER=admin SVC_PASSWORD=...` line it prints, which the samples read),
+// else $SVC_SIM_PASSWORD, else the one kept in .simulator/password. Ctrl-C stops every server and
+// says which in one line (`stopped: local svc, mock central, ..., explorer`); the lint ends with it.
 // What it installs: nothing when node_modules is current; on a fresh clone only the root's
 // `dependencies` and the workspaces' (`npm install --omit=dev`: no test, type or build tooling,
 // which `npm test` and `npm install` add); a full install is kept full.

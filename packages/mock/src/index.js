@@ -101,6 +101,16 @@ export function startPrism({ insecure = false } = {}) {
   child.once('exit', (code, signal) => ended(`exited with ${signal ?? `code ${code}`}`));
   child.once('error', (error) => ended(`could not start (${error.message})`));
 
+  /** Resolves once the process has ended, when it is ending (its channel closed); else rejects with `error`. */
+  const unlessGone = (/** @type {unknown} */ error) =>
+    /** @type {Promise<void>} */ (
+      new Promise((resolve, reject) => {
+        if (exited) return resolve();
+        if (child.connected) return reject(error);
+        child.once('exit', () => resolve());
+      })
+    );
+
   /** Sends one request to the process; resolves when it is done. */
   const ask = (/** @type {object} */ message) =>
     /** @type {Promise<void>} */ (
@@ -135,7 +145,8 @@ export function startPrism({ insecure = false } = {}) {
       return {
         url: `http://127.0.0.1:${listenPort}`,
         port: listenPort,
-        close: () => (exited ? Promise.resolve() : ask({ op: 'close', sid: id })),
+        // a process that ends meanwhile (Ctrl-C reaches it too) closed the mock with it
+        close: () => (exited ? Promise.resolve() : ask({ op: 'close', sid: id }).catch(unlessGone)),
         reload: () => ask({ op: 'reload', sid: id }),
         get log() {
           return output;

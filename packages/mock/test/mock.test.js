@@ -226,6 +226,21 @@ describe('a Prism process with several servers', () => {
     HANG,
   );
 
+  it(
+    "closes a mock whose process is ending (Ctrl-C reaches the whole group): no 'Channel closed'",
+    async () => {
+      const own = startPrism();
+      const mock = await own.mock({ document: bundle });
+      const ending = own.close(); // the process is signalled; its exit is not seen yet
+      await expect(mock.close()).resolves.toBeUndefined();
+      await ending;
+      await expect(
+        fetch(`${mock.url}/tasks/7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60`, { headers: auth }),
+      ).rejects.toThrow();
+    },
+    HANG,
+  );
+
   it('names the missing document', async () => {
     await expect(prism.proxy({ document: '/nonexistent/api.yaml', upstream: 'http://127.0.0.1:1' })).rejects.toThrow(
       /prism proxy: document "\/nonexistent\/api.yaml" does not exist/,
