@@ -118,7 +118,7 @@ function operations(doc) {
     pathParams: [...path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]),
     id: operationId,
     op: operation,
-    params: new Map(parameters.filter((p) => p && p.name && p.in).map((p) => [`${p.in}:${p.name}`, p])),
+    params: new Map(parameters.filter((p) => p?.name && p.in).map((p) => [`${p.in}:${p.name}`, p])),
   }));
 }
 

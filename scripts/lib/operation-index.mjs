@@ -108,8 +108,7 @@ export function contractTests(files) {
       let test = call.parent;
       while (test && !(ts.isCallExpression(test) && ts.isIdentifier(test.expression) && test.expression.text === 'it'))
         test = test.parent;
-      const title =
-        test && test.arguments[0] && ts.isStringLiteralLike(test.arguments[0]) ? test.arguments[0].text : '';
+      const title = test?.arguments[0] && ts.isStringLiteralLike(test.arguments[0]) ? test.arguments[0].text : '';
       out.push({ api, operationId: call.arguments[0].text, title, file, line: line(sf, test ?? call) });
     }
   }

@@ -95,7 +95,8 @@ describe('npm run contract against the simulator', () => {
   it('reports the one field a simulator answers wrongly', async () => {
     // api_version as a number where the spec says string, in GET /images/{uuid} only
     const wrong = await simulator({
-      tamper: (api, operationId, status, body) => (operationId === 'images_get' ? { ...body, api_version: 3.1 } : body),
+      tamper: (_api, operationId, _status, body) =>
+        operationId === 'images_get' ? { ...body, api_version: 3.1 } : body,
     });
     const { code, out } = await run(['--target', wrong.url, '--user', 'admin', '--api', 'central']);
     expect(code, out).toBe(1);

@@ -36,7 +36,7 @@ function runScript(name, cwd, env = process.env, args = []) {
 
 describe('npm run lint:biome', () => {
   it('fails on a formatting or lint error in scripts/ and in every package, not in generated code', async () => {
-    const dir = folderWith('biome.json', '.gitignore');
+    const dir = folderWith('biome.jsonc', '.gitignore');
     const unformatted = 'const  a = {b:1}\nexport default a\n';
     const probes = [
       'scripts/gate-probe.mjs',
@@ -54,6 +54,39 @@ describe('npm run lint:biome', () => {
     for (const probe of probes) expect(out).toContain(`${probe} format`);
     expect(out).toMatch(/scripts\/lint-probe\.mjs:2:\d+ lint\/suspicious\/noDoubleEquals/);
     expect(out).not.toContain('generated/gate-probe.ts');
+    expect(code).toBe(1);
+  });
+});
+
+// The switch that makes a warning fail `npm run lint:biome`; until it is in the script, the test
+// below passes it itself, so that it checks the mechanism the gate is to use.
+const WARNINGS_FAIL = '--error-on-warnings';
+const switched = scripts['lint:biome'].split(/\s+/).includes(WARNINGS_FAIL);
+if (!switched)
+  console.log(
+    `lint-gates: lint:biome does not pass ${WARNINGS_FAIL} yet: the warning test adds it (packages/simulator and packages/explorer still warn)`,
+  );
+
+describe('npm run lint:biome, a new warning', () => {
+  it(`fails on a warning in scripts/ and in every package, naming the file and the rule${switched ? '' : ` (with ${WARNINGS_FAIL})`}`, async () => {
+    const dir = folderWith('biome.jsonc', '.gitignore');
+    // an unused parameter: a warning of the recommended preset that no exception turns off
+    const probes = [
+      'scripts/warning-probe.mjs',
+      ...readdirSync(join(root, 'packages')).map(
+        (p) => `packages/${p}/src/warning-probe.${p === 'client' ? 'ts' : 'js'}`,
+      ),
+    ];
+    for (const probe of probes) {
+      mkdirSync(join(dir, probe, '..'), { recursive: true });
+      writeFileSync(join(dir, probe), 'export const first = (a, b) => a;\n');
+    }
+
+    const { code, out } = await runScript('lint:biome', dir, process.env, switched ? [] : [WARNINGS_FAIL]);
+    for (const probe of probes)
+      expect(out).toMatch(
+        new RegExp(`${probe.replace(/\./g, '\\.')}:1:\\d+ lint/correctness/noUnusedFunctionParameters`),
+      );
     expect(code).toBe(1);
   });
 });

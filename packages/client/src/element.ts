@@ -135,7 +135,8 @@ export function createElementClient(options: ClientOptions): ElementClient {
         },
         rest,
       );
-      return answer.taskInfo!;
+      // a final verdict came from an answer that had it
+      return required(answer.taskInfo, 'tasks_poll_v0_8', 'taskInfo');
     } catch (error) {
       if (error instanceof TaskFailedError)
         throw new TaskFailedError(uuid, error.status, error.error_code, error.error_detail, lastTask);

@@ -27,8 +27,12 @@ export function lookup(api: ApiName, method: string, schemaPath: string): Found 
   if (!ops) {
     ops = new Map();
     for (const [m, path, operationId, readOnly, json] of operationTable[api]) {
-      if (!ops.has(m)) ops.set(m, new Map());
-      ops.get(m)!.set(path, { op: { api, method: m, path, operationId }, retryable: readOnly, json });
+      let byPath = ops.get(m);
+      if (!byPath) {
+        byPath = new Map();
+        ops.set(m, byPath);
+      }
+      byPath.set(path, { op: { api, method: m, path, operationId }, retryable: readOnly, json });
     }
     byApi.set(api, ops);
   }

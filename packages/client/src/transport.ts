@@ -44,7 +44,7 @@ export function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal!.reason);
+      reject(signal?.reason);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });

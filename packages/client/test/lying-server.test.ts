@@ -137,7 +137,7 @@ describe('statuses that answer nothing the client asked are one InvalidResponseE
   };
 
   it('304 Not Modified to a call that was not conditional: not retried', async () => {
-    const s = await startServer((req, res) => {
+    const s = await startServer((_req, res) => {
       res.writeHead(304, { ETag: '"x"' });
       res.end();
     });

@@ -104,13 +104,13 @@ describe('answers that are not what the spec says', () => {
       status: 202,
     });
     // Valid JSON without the fields a workflow needs: it says which.
-    const bare = await serve((req, res) => json(res, 202, {}));
+    const bare = await serve((_req, res) => json(res, 202, {}));
     const missing = await central(bare.origin)
       .createImageFromUrl(spec)
       .catch((e) => e);
     expect(missing).toBeInstanceOf(WorkflowError);
     expect(missing.message).toBe('images_create: the answer carries no metadata.uuid');
-    const noStatus = await serve((req, res) => json(res, 200, { uuid: TASK }));
+    const noStatus = await serve((_req, res) => json(res, 200, { uuid: TASK }));
     await expect(central(noStatus.origin).waitForTask(TASK, { intervalMs: 1 })).rejects.toThrow(
       'tasks_get: the answer carries no status',
     );
@@ -268,7 +268,7 @@ describe('options never echo secrets', () => {
 
 describe('redirects of writes', () => {
   it('a create, update or delete follows no redirect: RedirectError, nothing sent to the Location', async () => {
-    const elsewhere = await serve((req, res) => json(res, 202, {}));
+    const elsewhere = await serve((_req, res) => json(res, 202, {}));
     const s = await serve((req, res) => {
       const location = req.method === 'DELETE' ? `${elsewhere.origin}${req.url}` : '/api/svc/v3/images-moved';
       res.writeHead(req.method === 'DELETE' ? 308 : 307, { Location: location });
@@ -292,7 +292,7 @@ describe('redirects of writes', () => {
   });
 
   it('an upload follows no redirect either, and keeps none of its bytes for one', async () => {
-    const s = await serve((req, res) => {
+    const s = await serve((_req, res) => {
       res.writeHead(307, { Location: '/api/svc/v3/elsewhere' });
       res.end();
     });
@@ -326,7 +326,7 @@ describe('redirects of reads (followed as fetch follows them)', () => {
   });
 
   it('follows a GET to another origin without the credentials', async () => {
-    const elsewhere = await serve((req, res) => json(res, 200, { metadata: { uuid: IMAGE }, spec, status: {} }));
+    const elsewhere = await serve((_req, res) => json(res, 200, { metadata: { uuid: IMAGE }, spec, status: {} }));
     const s = await serve((req, res) => {
       res.writeHead(301, { Location: `${elsewhere.origin}${req.url}` });
       res.end();
@@ -398,7 +398,7 @@ describe('failures that cannot heal are not retried', () => {
 describe('paging against a server that ignores the offset', () => {
   it('stops with PaginationError when a page repeats', async () => {
     const entities = [{ metadata: { kind: 'image', uuid: IMAGE } }, { metadata: { kind: 'image', uuid: TASK } }];
-    const s = await serve((req, res) =>
+    const s = await serve((_req, res) =>
       json(res, 200, { api_version: '3.1', metadata: { total_matches: 1000 }, entities }),
     );
     const got: unknown[] = [];
@@ -417,7 +417,7 @@ describe('paging against a server that ignores the offset', () => {
     const entities = Array.from({ length: 5 }, (_, i) => ({
       metadata: { kind: 'image', uuid: `00000000-0000-4000-8000-00000000000${i}` },
     }));
-    const s = await serve((req, res) =>
+    const s = await serve((_req, res) =>
       json(res, 200, { api_version: '3.1', metadata: { total_matches: 3 }, entities }),
     );
     const error = await (async () => {
@@ -475,7 +475,7 @@ describe('paging against a server that ignores the offset', () => {
 
   it('refuses a page that holds the same entity twice, before yielding any of it', async () => {
     const twice = { metadata: { kind: 'image', uuid: IMAGE } };
-    const s = await serve((req, res) =>
+    const s = await serve((_req, res) =>
       json(res, 200, { api_version: '3.1', metadata: { total_matches: 2 }, entities: [twice, twice] }),
     );
     const { got, error } = await drain(central(s.origin).paginate('/images/list'));
@@ -507,7 +507,7 @@ describe('paging against a server that ignores the offset', () => {
   });
 
   it('stops the groups listing too', async () => {
-    const s = await serve((req, res) =>
+    const s = await serve((_req, res) =>
       json(res, 200, { group_results: [{ entity_results: [{ entity_id: 'a', data: [] }] }] }),
     );
     const client = createObjectsClient({

@@ -68,7 +68,7 @@ function expectNoCredentials(...things: unknown[]) {
 describe('retries', () => {
   it('repeats a GET after 503 and returns the 200', async () => {
     let n = 0;
-    const s = await serve((req, res) => (n++ === 0 ? json(res, 503, { message: 'busy' }) : json(res, 200, image)));
+    const s = await serve((_req, res) => (n++ === 0 ? json(res, 503, { message: 'busy' }) : json(res, 200, image)));
     const got = await unwrap(central(s).GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } }));
     expect(got.metadata.uuid).toBe(IMAGE);
     expect(s.seen.map((r) => `${r.method} ${r.url}`)).toEqual([
@@ -79,7 +79,7 @@ describe('retries', () => {
 
   it('repeats a list call after 429, honouring Retry-After, with the same body', async () => {
     let n = 0;
-    const s = await serve((req, res) =>
+    const s = await serve((_req, res) =>
       n++ === 0
         ? json(res, 429, { message: 'slow down' }, { 'Retry-After': '1' })
         : json(res, 200, { api_version: '3.1', metadata: { total_matches: 0 }, entities: [] }),
@@ -96,7 +96,7 @@ describe('retries', () => {
   });
 
   it('gives up after the configured retries and reports the last 503 as ApiError', async () => {
-    const s = await serve((req, res) =>
+    const s = await serve((_req, res) =>
       json(res, 503, {
         api_version: '3.1',
         code: 503,
@@ -112,7 +112,7 @@ describe('retries', () => {
   });
 
   it('never repeats a create, update, delete or upload', async () => {
-    const s = await serve((req, res) => json(res, 503, { message: 'busy' }));
+    const s = await serve((_req, res) => json(res, 503, { message: 'busy' }));
     const client = central(s);
     const spec = {
       name: 'x',
@@ -136,7 +136,7 @@ describe('retries', () => {
   });
 
   it('repeats a GET after a connection reset, then reports NetworkError', async () => {
-    const s = await serve((req, res) => void res.socket?.destroy());
+    const s = await serve((_req, res) => void res.socket?.destroy());
     const error = await central(s)
       .GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } })
       .catch((e) => e);
@@ -148,7 +148,7 @@ describe('retries', () => {
   });
 
   it('does not repeat a create after a connection reset', async () => {
-    const s = await serve((req, res) => void res.socket?.destroy());
+    const s = await serve((_req, res) => void res.socket?.destroy());
     const spec = {
       name: 'x',
       resources: { image_type: 'DISK_IMAGE' as const, source_uri: 'https://example.com/x.qcow2' },
@@ -166,7 +166,7 @@ describe('operation identity and what may be repeated', () => {
   it('names and retries the operation openapi-fetch called, even when middleware rewrites the URL', async () => {
     // A gateway middleware moves every call under /gateway: the URL no longer shows the spec path.
     let n = 0;
-    const s = await serve((req, res) =>
+    const s = await serve((_req, res) =>
       n++ === 0 ? json(res, 503, { message: 'busy' }) : json(res, 404, { message: 'gone' }),
     );
     const client = central(s, {
@@ -284,7 +284,7 @@ describe('timeouts and aborts', () => {
 
   it('rejects with the reason of the call signal while the body is still arriving', async () => {
     const controller = new AbortController();
-    const s = await serve((req, res) => {
+    const s = await serve((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': 100 });
       res.write('{"entities":[');
     });
@@ -307,7 +307,7 @@ describe('ApiError', () => {
       message_list: [{ message: 'Image not found', reason: 'ENTITY_NOT_FOUND' }],
       state: 'ERROR',
     };
-    const s = await serve((req, res) => json(res, 404, body));
+    const s = await serve((_req, res) => json(res, 404, body));
     const error: unknown = await unwrap(central(s).GET('/images/{uuid}', { params: { path: { uuid: IMAGE } } })).catch(
       (e) => e,
     );
@@ -328,7 +328,7 @@ describe('ApiError', () => {
   });
 
   it('keeps the raw text of a non-JSON 401 and never shows credentials', async () => {
-    const s = await serve((req, res) => {
+    const s = await serve((_req, res) => {
       res.writeHead(401, { 'Content-Type': 'text/html' });
       res.end('<html><body><h1>401 Unauthorized</h1></body></html>');
     });
@@ -346,7 +346,7 @@ describe('ApiError', () => {
   });
 
   it('names the user and the host a v3 401 refused, and the fix, never the password', async () => {
-    const s = await serve((req, res) =>
+    const s = await serve((_req, res) =>
       json(res, 401, {
         api_version: '3.1',
         code: 401,
@@ -365,7 +365,7 @@ describe('ApiError', () => {
   });
 
   it('runs extra middleware after authentication', async () => {
-    const s = await serve((req, res) => json(res, 200, image));
+    const s = await serve((_req, res) => json(res, 200, image));
     const seen: string[] = [];
     const client = central(s, {
       middleware: [
@@ -379,7 +379,7 @@ describe('ApiError', () => {
 
 describe('middleware sees a request it can use', () => {
   it('reads the body of a clone, and may return a new Request', async () => {
-    const s = await serve((req, res) =>
+    const s = await serve((_req, res) =>
       json(res, 200, { api_version: '3.1', metadata: { total_matches: 0 }, entities: [] }),
     );
     const bodies: unknown[] = [];
@@ -407,7 +407,7 @@ describe('middleware sees a request it can use', () => {
 
 describe("openapi-fetch's own seams", () => {
   it('middleware gets a real Request: new Request(request) keeps method, headers and body', async () => {
-    const s = await serve((req, res) =>
+    const s = await serve((_req, res) =>
       json(res, 200, { api_version: '3.1', metadata: { total_matches: 0 }, entities: [] }),
     );
     const real: boolean[] = [];
@@ -440,7 +440,7 @@ describe("Node's fetch keeps its own dispatcher", () => {
   // A fresh process (the test worker's fetch was loaded long ago), with the built package: a
   // client with its own Agent made first thing, one JSON call, then the check.
   it("a program using the client still sends its own fetch calls through Node's dispatcher", async () => {
-    const s = await serve((req, res) => json(res, 200, image));
+    const s = await serve((_req, res) => json(res, 200, image));
     const script = `
       const { createCentralClient } = await import(${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)});
       const client = createCentralClient({ baseUrl: '${s.origin}/api/svc/v3', username: 'u', password: 'p', timeoutMs: 5000 });
@@ -464,7 +464,7 @@ describe('HTTPS with a self-signed certificate', () => {
       extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
     });
     const s = await serve(
-      (req, res) => json(res, 200, { entities: [{ id: 'c::1', storage_container_uuid: IMAGE, name: 'default' }] }),
+      (_req, res) => json(res, 200, { entities: [{ id: 'c::1', storage_container_uuid: IMAGE, name: 'default' }] }),
       { key: pems.private, cert: pems.cert },
     );
     return { s, cert: pems.cert };

@@ -55,7 +55,7 @@ function v3Task(statuses: string[], extra: Record<string, unknown> = {}) {
 describe('central waitForTask', () => {
   it('polls until SUCCEEDED, reporting progress, and returns the task', async () => {
     const next = v3Task(['QUEUED', 'RUNNING', 'RUNNING', 'SUCCEEDED']);
-    const s = await serve((req, res) => json(res, 200, next()));
+    const s = await serve((_req, res) => json(res, 200, next()));
     const progress: number[] = [];
     const task = await central(s).waitForTask(TASK, {
       ...quick,
@@ -72,7 +72,7 @@ describe('central waitForTask', () => {
         error_code: 'IMAGE_FETCH_FAILED',
         error_detail: 'source_uri answered 404',
       });
-      const s = await serve((req, res) => json(res, 200, next()));
+      const s = await serve((_req, res) => json(res, 200, next()));
       const error = await central(s)
         .waitForTask(TASK, quick)
         .catch((e) => e);
@@ -109,14 +109,14 @@ describe('central waitForTask', () => {
   });
 
   it('stops when the signal fires, with its reason', async () => {
-    const s = await serve((req, res) => json(res, 200, { uuid: TASK, status: 'RUNNING' }));
+    const s = await serve((_req, res) => json(res, 200, { uuid: TASK, status: 'RUNNING' }));
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('stop')), 100);
     await expect(central(s).waitForTask(TASK, { intervalMs: 20, signal: controller.signal })).rejects.toThrow('stop');
   });
 
   it('rejects a task id that is not a UUID, naming the argument', async () => {
-    const s = await serve((req, res) => json(res, 200, {}));
+    const s = await serve((_req, res) => json(res, 200, {}));
     await expect(async () => central(s).waitForTask('not-a-uuid')).rejects.toThrow(/argument "uuid" must be a UUID/);
     expect(s.seen).toHaveLength(0);
   });
@@ -146,7 +146,7 @@ describe('central abortTask', () => {
   });
 
   it('raises ApiError with the message_list for an unknown task, and is not retried', async () => {
-    const s = await serve((req, res) =>
+    const s = await serve((_req, res) =>
       json(res, 404, { message_list: [{ message: `task : ${TASK} does not exist.`, reason: 'ENTITY_NOT_FOUND' }] }),
     );
     const error = await central(s)
@@ -161,7 +161,7 @@ describe('central abortTask', () => {
   });
 
   it('rejects a task id that is not a UUID before calling the service', async () => {
-    const s = await serve((req, res) => json(res, 200, {}));
+    const s = await serve((_req, res) => json(res, 200, {}));
     await expect(central(s).abortTask('task-1')).rejects.toMatchObject({
       name: 'InvalidArgumentError',
       argument: 'uuid',
@@ -256,7 +256,7 @@ describe('element waitForTask with the v0.8 long poll', () => {
       { taskInfo: succeeded, isUnrecognized: false },
     ];
     let i = 0;
-    const s = await serve((req, res) => json(res, 200, answers[Math.min(i++, answers.length - 1)]));
+    const s = await serve((_req, res) => json(res, 200, answers[Math.min(i++, answers.length - 1)]));
     const progress: (number | undefined)[] = [];
     const task = await element(s).waitForTask(TASK, {
       ...quick,
@@ -276,7 +276,7 @@ describe('element waitForTask with the v0.8 long poll', () => {
       progressStatus: 'Failed',
       metaResponse: { error: 'kInvalidArgument', errorDetail: 'bad container' },
     };
-    const s = await serve((req, res) => json(res, 200, { taskInfo: failed, isUnrecognized: false }));
+    const s = await serve((_req, res) => json(res, 200, { taskInfo: failed, isUnrecognized: false }));
     const error = await element(s)
       .waitForTask(TASK, { ...quick, longPollSeconds: 5 })
       .catch((e) => e);
@@ -314,7 +314,7 @@ describe('element waitForTask with the v0.8 long poll', () => {
   });
 
   it('raises WorkflowError for a task the service does not recognise', async () => {
-    const s = await serve((req, res) => json(res, 200, { timedOut: true, isUnrecognized: true }));
+    const s = await serve((_req, res) => json(res, 200, { timedOut: true, isUnrecognized: true }));
     const error = await element(s)
       .waitForTask(TASK, { ...quick, longPollSeconds: 5 })
       .catch((e) => e);
@@ -324,7 +324,7 @@ describe('element waitForTask with the v0.8 long poll', () => {
   });
 
   it('rejects a bad longPollSeconds, or one with v2.0, naming the option, before calling', async () => {
-    const s = await serve((req, res) => json(res, 200, {}));
+    const s = await serve((_req, res) => json(res, 200, {}));
     for (const longPollSeconds of [0, 1.5, 301, Number.NaN]) {
       await expect(async () => element(s).waitForTask(TASK, { ...quick, longPollSeconds })).rejects.toMatchObject({
         name: 'InvalidArgumentError',
@@ -513,7 +513,7 @@ describe('paginateBuckets', () => {
   });
 
   it('rejects an object store id that is not a UUID, naming it, before calling', async () => {
-    const s = await serve((req, res) => json(res, 200, {}));
+    const s = await serve((_req, res) => json(res, 200, {}));
     const client = createObjectsClient({ baseUrl: `${s.origin}/oss/api/svc/v3`, ...creds });
     expect(() => client.paginateBuckets('objects-prod-01')).toThrow(
       expect.objectContaining({ name: 'InvalidArgumentError', argument: 'uuid' }),
@@ -734,7 +734,7 @@ describe('uploads', () => {
   });
 
   it('uploadImageFile streams the bytes to PUT /images/{uuid}/file', async () => {
-    const s = await serve((req, res) => {
+    const s = await serve((_req, res) => {
       res.writeHead(200);
       res.end();
     });

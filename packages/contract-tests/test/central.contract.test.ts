@@ -3,7 +3,7 @@
 
 import { createCentralClient } from '@svc/client';
 import { describe, expect, inject, it } from 'vitest';
-import { clientOptions, contract, coverageTest, credentials, errorStatusSuite } from './contract.js';
+import { clientOptions, contract, coverageTest, errorStatusSuite } from './contract.js';
 
 const IMAGE = '0e09cf83-ac68-4f28-af70-6df9a43df4f0';
 const TASK = '5a0bd1c7-2f4e-4b9a-8c3d-6e7f8091a2b3';

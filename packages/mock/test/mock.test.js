@@ -64,7 +64,10 @@ describe('startMock', () => {
       const refused = () =>
         new Promise((resolve) => {
           const socket = connect(Number(port), '127.0.0.1');
-          socket.once('connect', () => (socket.destroy(), resolve(false)));
+          socket.once('connect', () => {
+            socket.destroy();
+            resolve(false);
+          });
           socket.once('error', () => resolve(true));
         });
       let gone = false;
@@ -170,7 +173,7 @@ describe('a Prism process with several servers', () => {
     async () => {
       const { createServer } = await import('node:http');
       // The upstream answers GET /tasks/{uuid} with a status the task schema does not allow.
-      const upstream = createServer((req, res) => {
+      const upstream = createServer((_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ uuid: '7f3c2a1e-5b4d-4e8f-9a6c-1d2b3e4f5a60', status: 'DONE' }));
       });
@@ -256,7 +259,10 @@ describe('onFreePort', () => {
     const tried = [];
     const result = await onFreePort(
       undefined,
-      (p) => (tried.push(p), p === 5001 ? inUse(p) : Promise.resolve(`on ${p}`)),
+      (p) => {
+        tried.push(p);
+        return p === 5001 ? inUse(p) : Promise.resolve(`on ${p}`);
+      },
       async () => /** @type {number} */ (ports.shift()),
     );
     expect(result).toBe('on 5002');
@@ -266,7 +272,12 @@ describe('onFreePort', () => {
     let n = 5000;
     await expect(onFreePort(undefined, inUse, async () => ++n)).rejects.toThrow(/EADDRINUSE.*5003/);
     const tried = [];
-    await expect(onFreePort(4010, (p) => (tried.push(p), inUse(p)))).rejects.toThrow(/EADDRINUSE/);
+    await expect(
+      onFreePort(4010, (p) => {
+        tried.push(p);
+        return inUse(p);
+      }),
+    ).rejects.toThrow(/EADDRINUSE/);
     await expect(
       onFreePort(
         undefined,

@@ -94,7 +94,7 @@ export function parametersOf(doc, pathItem, operation) {
   const byKey = new Map();
   for (const raw of [...(pathItem.parameters ?? []), ...(operation.parameters ?? [])]) {
     const p = deref(doc, raw);
-    byKey.set(p && p.in && p.name ? `${p.in}:${p.name}` : byKey.size, p);
+    byKey.set(p?.in && p.name ? `${p.in}:${p.name}` : byKey.size, p);
   }
   return [...byKey.values()];
 }
