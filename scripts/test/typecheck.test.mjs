@@ -23,6 +23,7 @@ const PROJECTS = [
   ['packages/explorer', 'packages/explorer/scripts/build.mjs'],
   ['packages/mock', 'packages/mock/src/index.js'],
   ['packages/oas', 'packages/oas/src/ref.js'],
+  ['packages/serve', 'packages/serve/src/index.js'],
   ['packages/simulator', 'packages/simulator/src/cli.js'],
   ['packages/spectral-rules', 'packages/spectral-rules/functions/uuidProperty.js'],
 ];
