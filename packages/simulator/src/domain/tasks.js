@@ -361,7 +361,10 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
         store.batch(() => {
           for (const uuid of running.keys()) {
             const shown = withProgress(store.get('task', uuid) ?? {}).percentage;
-            if (shown !== undefined) store.update('task', uuid, (t) => void (t.percentage = shown));
+            if (shown === undefined) continue;
+            store.update('task', uuid, (t) => {
+              t.percentage = shown;
+            });
           }
         });
       } catch {

@@ -41,7 +41,7 @@ export async function violationsOf(path, method, status, contentType, body) {
   const types = Object.keys(response.content ?? {});
   const type = (contentType ?? '').split(';')[0].trim();
   if (types.length === 0)
-    return body && body.length ? [`${operation.operationId} ${status}: a body where the spec declares none`] : [];
+    return body?.length ? [`${operation.operationId} ${status}: a body where the spec declares none`] : [];
   if (!types.includes(type))
     return [`${operation.operationId} ${status}: media type "${type}" is not one of ${types.join(', ')}`];
   if (type !== 'application/json') return [];

@@ -40,7 +40,7 @@ export async function startHeldSource({ total, first }) {
   const started = new Promise((resolve) => {
     requested = resolve;
   });
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': total });
     res.write(bytes.subarray(0, first), () => requested(undefined));
     released.then(() => res.end(bytes.subarray(first)));

@@ -143,7 +143,7 @@ function pageV2_0(items, query, attributes) {
 /**
  * The tasks of a task list, filtered by entity, entity type (as the element views name it, `Image`;
  * any case), operation and completion.
- * @param {import('../../http.js').Context} ctx
+ * @param {import('../../wire/pipeline.js').Context} ctx
  * @param {{ entityUuids?: string[], entityTypes?: string[], operations?: string[], includeCompleted: boolean }} o
  *   an absent list does not filter
  */
