@@ -1,5 +1,5 @@
 // Generates src/generated/<api>.ts from each bundle in dist/ with openapi-typescript.
-// Binary bodies (contentMediaType or format: binary) become BinaryBody instead of string,
+// Binary bodies (a contentMediaType that is not JSON, or format: binary) become BinaryBody instead of string,
 // so uploads type-check with a Blob, a byte array or a stream.
 // Also writes src/generated/operations.ts: every operation of every API as
 // [method, path, operationId, readOnly, json], which the client uses to name operations in errors, to
@@ -59,7 +59,9 @@ async function typesOf(doc) {
     // A default is the server's, not a promise that the field is sent: `{}` is a valid list request.
     defaultNonNullable: false,
     transform(schema) {
-      if (schema.format === 'binary' || schema.contentMediaType === 'application/octet-stream') return BINARY;
+      // bytes of any media type but JSON (an image, a tar archive)
+      const media = schema.contentMediaType;
+      if (schema.format === 'binary' || (typeof media === 'string' && mediaKind(media) !== 'json')) return BINARY;
       return undefined;
     },
   });

@@ -15,7 +15,12 @@ export function bodySerializer(body: unknown): BodyInit {
   return isBinaryBody(body) ? (body as BodyInit) : JSON.stringify(body);
 }
 
-const NAMES: Record<ApiName, string> = { central: 'CentralClient', element: 'ElementClient', objects: 'ObjectsClient' };
+const NAMES: Record<ApiName, string> = {
+  central: 'CentralClient',
+  element: 'ElementClient',
+  objects: 'ObjectsClient',
+  control: 'ControlClient',
+};
 
 /** Options of uploads. The client's `timeoutMs` bounds only the wait for the answer after the last byte. */
 export interface UploadOptions {

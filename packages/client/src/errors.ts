@@ -3,7 +3,7 @@ import type { components as elementComponents } from './generated/element.js';
 
 /** Which operation a request was: the API, HTTP method, path template and operationId from the spec. */
 export interface OperationRef {
-  /** `central`, `element` or `objects`. */
+  /** `central`, `element`, `objects` or `control`. */
   api: string;
   method: string;
   /** Path template as in the spec, e.g. `/images/{uuid}`. */

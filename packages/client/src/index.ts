@@ -15,6 +15,18 @@ export type {
   CentralWorkflows,
 } from './central.js';
 export { createCentralClient } from './central.js';
+export type {
+  ControlClient,
+  ControlFaults,
+  ControlOperations,
+  ControlPaths,
+  ControlSchemas,
+  ControlSettings,
+  ControlWorkflows,
+  FaultRuleInput,
+  RequestFilter,
+} from './control.js';
+export { createControlClient } from './control.js';
 export type { UploadOptions } from './create.js';
 export { bodySerializer } from './create.js';
 export type {

@@ -86,6 +86,7 @@ describe('npm pack of @svc/simulator, installed outside the repository', () => {
         'bundles/central.json',
         'bundles/element.json',
         'bundles/objects.json',
+        'bundles/control.json',
         'LICENSE',
         'README.md',
         'package.json',

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isMap, isScalar, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { documentWith, validDocument } from './support/documents.js';
 import { lint, loadRuleset, REPO_RULESET } from './support/lint.js';
 
@@ -105,6 +105,23 @@ describe('.spectral.yaml (spectral:oas all + house rules + OWASP)', () => {
       const value = isScalar(pair.value) ? pair.value.value : /** @type {any} */ (pair.value)?.toJSON?.();
       // Only turning off or down: a redefined rule would not be an exception.
       expect(['off', 'hint', 'info', 'information', 'warn', 'warning', false], name).toContain(value);
+    });
+  });
+
+  it('lists every per-API exception in overrides with the reason above it, for one bundle each', () => {
+    const doc = parseDocument(readFileSync(REPO_RULESET, 'utf8'));
+    const overrides = doc.get('overrides');
+    if (!isSeq(overrides)) throw new Error('.spectral.yaml has no overrides list');
+    expect(overrides.items.length).toBeGreaterThan(0);
+    overrides.items.forEach((item, index) => {
+      if (!isMap(item)) throw new Error(`overrides[${index}] is not a map`);
+      const reason = index === 0 ? (item.commentBefore ?? overrides.commentBefore) : item.commentBefore;
+      expect(String(reason ?? '').trim().length, `overrides[${index}] has no reason`).toBeGreaterThan(40);
+      const files = /** @type {string[]} */ (item.toJSON().files);
+      // one bundle (or a part of one): an exception for every API belongs in `rules`
+      for (const file of files) expect(file, `overrides[${index}]`).toMatch(/^dist\/[a-z]+\.yaml(#\/.+)?$/);
+      for (const value of Object.values(item.toJSON().rules))
+        expect(['off', 'hint', 'info', 'information', 'warn', 'warning', false]).toContain(value);
     });
   });
 

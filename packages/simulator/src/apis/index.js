@@ -3,6 +3,7 @@
 // `mapError(error)`: the domain's errors (src/domain/errors.js) in its own words and statuses;
 // optionally `unauthorized()` and `cachedAnswers`.
 import * as central from './central/index.js';
+import * as control from './control/index.js';
 import * as element from './element/index.js';
 import * as objects from './objects/index.js';
 
@@ -20,4 +21,4 @@ import * as objects from './objects/index.js';
  */
 
 /** @type {Record<string, Adapter>} */
-export const adapters = { central, element, objects };
+export const adapters = { central, element, objects, control };
