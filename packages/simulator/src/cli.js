@@ -2,7 +2,7 @@
 // `svc-simulator [options]` (`npx @svc/simulator`, or `npm run simulator --` in the repository): runs
 // the local svc until Ctrl-C or SIGTERM. Prints its URL and user, and the password only when it
 // generated one. --print-env and --ready-file hand the same facts to scripts and other languages.
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { integer, parseCommandLine, port, UsageError, usageExit } from '@svc/args';
 import { checkTopology } from './domain/topology.js';
@@ -22,13 +22,15 @@ function shown(path) {
 
 const USAGE = `Usage: svc-simulator [--host 127.0.0.1] [--port 9440] [--data DIR] [--user admin] [--password P]
          [--task-seconds 3] [--http] [--cert FILE --key FILE] [--faults 503=R,429=R,latency=MS,task-fail=R] [--seed N]
-         [--print-env] [--ready-file FILE] [--topology FILE] [--upload-idle-seconds 60]
+         [--print-env] [--ready-file FILE] [--topology FILE] [--upload-idle-seconds 60] [--snapshot FILE]
 --topology FILE: the clusters and subnets, JSON or YAML (the default is in the simulator's README).
+--snapshot FILE: start from a snapshot (a tar archive of GET /_svc/snapshot): it replaces the data dir's state.
 --upload-idle-seconds: an upload silent this long is abandoned (nothing kept) and answered 408.
 Password: --password, else $SVC_SIM_PASSWORD (named like the other SVC_SIM_* settings), else $SVC_PASSWORD (the name
   npm start prints and the explorer's samples and the README's curl read), else the one kept in <data dir>/password
   (generated at the first start, printed).
-Environment (a typed option wins): SVC_SIM_HOST, SVC_SIM_PORT, SVC_SIM_DATA, SVC_SIM_TASK_SECONDS, SVC_SIM_TOPOLOGY.
+Environment (a typed option wins): SVC_SIM_HOST, SVC_SIM_PORT, SVC_SIM_DATA, SVC_SIM_TASK_SECONDS, SVC_SIM_TOPOLOGY,
+SVC_SIM_SNAPSHOT.
 --print-env: stdout is only SVC_SIM_URL=..., SVC_SIM_USER=..., SVC_SIM_CA=<PEM file> (HTTPS) lines, once listening.
 --ready-file FILE: the same lines written to FILE once listening (removed at stop).
 Data dir default: .simulator/ at the repository root in a checkout; installed from npm, ./.simulator`;
@@ -71,6 +73,24 @@ function nonEmpty(value, name) {
   return value;
 }
 
+/**
+ * `check` for a file to read (a snapshot): there, a regular file, readable.
+ * @param {string} value as typed
+ * @param {string} name the option without dashes
+ * @returns {string} the absolute path
+ * @throws {UsageError}
+ */
+function readableFile(value, name) {
+  const file = resolve(nonEmpty(value, name));
+  try {
+    if (!statSync(file).isFile()) throw Object.assign(new Error(), { code: 'not a regular file' });
+    accessSync(file, constants.R_OK);
+  } catch (e) {
+    throw new UsageError(`--${name} must name a readable file (${e.code ?? e.message})`);
+  }
+  return file;
+}
+
 /** The environment variables that stand for options (how a container is configured). */
 const ENV_OPTIONS = {
   host: 'SVC_SIM_HOST',
@@ -78,6 +98,7 @@ const ENV_OPTIONS = {
   data: 'SVC_SIM_DATA',
   'task-seconds': 'SVC_SIM_TASK_SECONDS',
   topology: 'SVC_SIM_TOPOLOGY',
+  snapshot: 'SVC_SIM_SNAPSHOT',
 };
 
 /**
@@ -129,6 +150,7 @@ async function options(argv) {
         'ready-file': { type: 'string', check: nonEmpty },
         topology: { type: 'string' },
         'upload-idle-seconds': { type: 'string', default: '60', check: positiveSeconds },
+        snapshot: { type: 'string', check: readableFile },
         help: { type: 'boolean', short: 'h', default: false },
       },
     },
@@ -180,6 +202,7 @@ async function options(argv) {
     printEnv: values['print-env'],
     readyFile: values['ready-file'] && resolve(values['ready-file']),
     uploadIdleTimeoutMs: values['upload-idle-seconds'] * 1000,
+    snapshot: values.snapshot,
   };
 }
 

@@ -66,12 +66,20 @@ describe('npm run simulator', () => {
       [['--faults', '503=2'], /--faults: 503 is a rate between 0 and 1/],
       [['--cert', 'x.pem'], /--cert and --key go together/],
       [['--colour'], /Unknown option '--colour'/],
+      [['--snapshot', 'no-such-snapshot.tar'], /--snapshot must name a readable file \(ENOENT\)/],
+      [['--snapshot', tmpdir()], /--snapshot must name a readable file \(not a regular file\)/],
     ]) {
       const { code, out } = await run(args);
       expect(code).toBe(2);
       expect(out()).toMatch(message);
       expect(out()).toMatch(/^Usage: svc-simulator/m);
     }
+  });
+
+  it('takes --snapshot from SVC_SIM_SNAPSHOT too, and names the variable when its file does not read', async () => {
+    const { code, out } = await run([], { SVC_SIM_SNAPSHOT: 'no-such-snapshot.tar' });
+    expect(code).toBe(2);
+    expect(out()).toMatch(/SVC_SIM_SNAPSHOT: --snapshot must name a readable file \(ENOENT\)/);
   });
 
   it('serves a production-style client, keeps everything across SIGKILL, and resumes a running task', async () => {
