@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commandLine, integer } from '@svc/args';
-import { root } from '@svc/oas/apis';
+import { apis, root } from '@svc/oas/apis';
 
 const require = createRequire(import.meta.url);
 const TASKS = ['lint:redocly', 'lint:spectral', 'typecheck'];
@@ -54,7 +54,7 @@ function run(cacheDir) {
 
 const cacheDir = mkdtempSync(join(tmpdir(), 'svc-bench-turbo-cache-'));
 try {
-  console.log(`bench-build: turbo run ${TASKS.join(' ')} (3 APIs), an empty cache in a temporary folder`);
+  console.log(`bench-build: turbo run ${TASKS.join(' ')} (${apis().length} APIs), an empty cache in a temporary folder`);
   const cold = run(cacheDir);
   const warm = Array.from({ length: warmRuns }, () => run(cacheDir));
   const median = [...warm].sort((a, b) => a.seconds - b.seconds)[Math.floor(warm.length / 2)];

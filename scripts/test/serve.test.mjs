@@ -64,7 +64,7 @@ async function serve(dataDir) {
   child.stderr.on('data', (c) => text.append(c));
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.once('exit', (code, signal) => text.end(`serve exited with ${signal ?? `code ${code}`}`));
-  // three Prism mocks and the simulator: 13 s at load 10
+  // four Prism mocks and the simulator (13 s at load 10 with three mocks)
   await text.until(/Ctrl-C stops them/, { what: 'serve\'s start ("Ctrl-C stops them")', limitMs: 240_000 });
   const output = text.text;
   return { child, output, exited, text };
@@ -82,7 +82,7 @@ it("prints where each mock's paths start, keeps its password across a restart, a
   dirs.push(dataDir);
   const { child, output, exited, text } = await serve(dataDir);
   const ports = [...output.matchAll(/^mock\s+\S+\s+http:\/\/127\.0\.0\.1:(\d+)/gm)].map((m) => Number(m[1]));
-  expect(ports).toHaveLength(3);
+  expect(ports).toHaveLength(4); // central, element, objects, control
   // The credentials line the explorer's samples read (none was set: generated and kept).
   const password = /^export SVC_USER=admin SVC_PASSWORD=([A-Za-z0-9_-]{16})$/m.exec(output)?.[1];
   expect(password, output).toBeTruthy();
