@@ -312,6 +312,21 @@ describe('stageSnapshot refuses a damaged or foreign archive, naming the rule; t
   });
 });
 
+describe('stageSnapshot of a body that stops arriving', () => {
+  it('gives up after idleMs with SOURCE_IDLE (408), removes its staging, and leaves the input open', async () => {
+    const dst = dataDir();
+    const bytes = await archiveOf(makeAndForget());
+    // half the archive, then silence
+    const input = new Readable({ read() {} });
+    input.push(bytes.subarray(0, 1024));
+    const error = await stageSnapshot(dst, input, { schema: SCHEMA, idleMs: 50 }).catch((e) => e);
+    expect(error.code).toBe('SOURCE_IDLE');
+    expect(error.message).toMatch(/no byte of the archive arrived for 0.05 s/);
+    expect(input.destroyed).toBe(false);
+    expect(fingerprint(dst).snapshots).toEqual([]);
+  });
+});
+
 describe('recoverSnapshot', () => {
   it('rolls back a staging that did not commit, and finishes nothing else', async () => {
     const dst = dataDir({ images: { [C]: Buffer.from('old') } });

@@ -248,15 +248,18 @@ function archiveStream(out, manifest) {
  * @param {Partial<SnapshotLimits>} [o.limits]  default SNAPSHOT_LIMITS
  * @param {(file: string, manifest: Manifest) => void} [o.checkState]  throws SnapshotInvalid when
  *   the staged database is not a state of ours; default `checkStateFile`
+ * @param {number} [o.idleMs]  how long the input may be silent, in ms (an upload's idle limit,
+ *   `ctx.uploadIdleMs`); default none
  * @returns {Promise<{ dir: string, manifest: Manifest }>} the staging directory, for installSnapshot
  * @throws {SnapshotInvalid} naming the entry and the rule it broke
- * @throws {Error} ENOSPC when the data dir lacks the room; the input's or the disk's own errors
+ * @throws {Error} ENOSPC when the data dir lacks the room; code SOURCE_IDLE when the input was
+ *   silent for `idleMs` (errors.js answers it 408); the input's or the disk's own errors
  */
-export async function stageSnapshot(dataDir, input, { schema, limits: given, checkState = checkStateFile }) {
+export async function stageSnapshot(dataDir, input, { schema, limits: given, checkState = checkStateFile, idleMs }) {
   const limits = { ...SNAPSHOT_LIMITS, ...given };
   const dir = newDir(dataDir, 'staging');
   try {
-    const manifest = await unpack(input, dir, dataDir, limits, schema);
+    const manifest = await unpack(input, dir, dataDir, limits, schema, idleMs ?? Infinity);
     const state = join(dir, 'state.sqlite');
     try {
       checkState(state, manifest);
@@ -285,7 +288,7 @@ const COMPRESSED = [
  * The unpacking itself (see stageSnapshot).
  * @returns {Promise<Manifest>}
  */
-function unpack(input, dir, dataDir, limits, schema) {
+function unpack(input, dir, dataDir, limits, schema, idleMs) {
   return new Promise((resolve, reject) => {
     const extract = tar.extract();
     /** @type {Manifest | undefined} */
@@ -299,7 +302,19 @@ function unpack(input, dir, dataDir, limits, schema) {
     let working = Promise.resolve();
     /** @type {Buffer | null} the first bytes, until there are enough to tell a compressed stream */
     let head = Buffer.alloc(0);
+    const idle = Number.isFinite(idleMs)
+      ? setTimeout(
+          () =>
+            fail(
+              Object.assign(new Error(`no byte of the archive arrived for ${idleMs / 1000} s`), {
+                code: 'SOURCE_IDLE',
+              }),
+            ),
+          idleMs,
+        )
+      : undefined;
     const stopInput = () => {
+      clearTimeout(idle);
       input.off('data', onData);
       input.off('end', onEnd);
       input.off('error', onFail);
@@ -317,6 +332,7 @@ function unpack(input, dir, dataDir, limits, schema) {
     const onFail = (error) => fail(error);
     const onClose = () => fail(new SnapshotInvalid('the archive ended before its end (the connection closed)'));
     const onEnd = () => {
+      clearTimeout(idle);
       input.off('close', onClose);
       // fewer bytes than a compression's magic: the tar parser says what they are
       extract.end(head ?? Buffer.alloc(0));
@@ -328,6 +344,7 @@ function unpack(input, dir, dataDir, limits, schema) {
           throw new SnapshotInvalid(`the archive is ${kind}-compressed: send the tar archive itself (uncompressed)`);
     };
     const onData = (chunk) => {
+      idle?.refresh();
       try {
         if (head !== null) {
           head = Buffer.concat([head, chunk]);
