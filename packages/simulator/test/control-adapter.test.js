@@ -29,11 +29,11 @@ function fakeControl() {
       calls.push(['snapshot']);
       return Readable.from([Buffer.from('tar bytes')]);
     },
-    async restore(archive) {
+    async restore(archive, { idleMs }) {
       const chunks = [];
       for await (const chunk of archive) chunks.push(chunk);
       const text = Buffer.concat(chunks).toString();
-      calls.push(['restore', text]);
+      calls.push(['restore', text, idleMs]);
       if (text === 'damaged')
         throw new SnapshotInvalid('entry 2 "x": an entry path must be manifest.json, state.sqlite or images/<uuid>');
     },
@@ -62,7 +62,8 @@ beforeAll(async () => {
 async function call(operationId, control, { body, params = {}, query = {}, req } = {}) {
   const operation = api.backend.getOperation(operationId);
   try {
-    const answer = await handlers[operationId]({ control, operationId, operation, body, params, query, req });
+    const context = { control, operationId, operation, body, params, query, req, uploadIdleMs: 60_000 };
+    const answer = await handlers[operationId](context);
     return { ...answer, operation };
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
@@ -134,7 +135,7 @@ describe('the control adapter', () => {
       message: expect.stringMatching(/^The snapshot is refused: entry 2 "x": an entry path must be/),
     });
     expectDeclared(refused);
-    expect(control.calls.map((c) => c.join(' '))).toEqual(['restore an archive', 'restore damaged']);
+    expect(control.calls.map((c) => c.join(' '))).toEqual(['restore an archive 60000', 'restore damaged 60000']);
   });
 
   it('requests_list: the journal with the query filters read from their text; requests_delete empties it', async () => {

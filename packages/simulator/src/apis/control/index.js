@@ -31,9 +31,10 @@ export const mapError = v3MapError({});
  *   tasks first; the topology stays. Resolves how many of each kind asked it removed
  * @property {() => Promise<import('node:stream').Readable>} snapshot  the state as a tar archive
  *   (control/snapshot.js `createSnapshot`), from a consistent copy taken at the call
- * @property {(archive: import('node:stream').Readable) => Promise<void>} restore  replaces the
- *   state by the archive's (control/snapshot.js `stageSnapshot`, then, the domain closed,
- *   `installSnapshot`); rejects with SnapshotInvalid (the state untouched) for a damaged or foreign one
+ * @property {(archive: import('node:stream').Readable, o: { idleMs: number }) => Promise<void>} restore
+ *   replaces the state by the archive's (control/snapshot.js `stageSnapshot` with `idleMs`, then,
+ *   the domain closed, `installSnapshot`); rejects with SnapshotInvalid (the state untouched) for a
+ *   damaged or foreign one, with code SOURCE_IDLE when the body went silent for `idleMs`
  * @property {import('../../control/journal.js').Journal} journal  the request journal
  * @property {import('../../faults.js').FaultRules} faults  the fault rules in force
  * @property {(uuid: string, status: 'SUCCEEDED' | 'FAILED', errorDetail?: string) =>
@@ -106,7 +107,7 @@ export const handlers = {
     const control = controlOf(ctx);
     if (!ctx.req) throw new HttpError(400, 'INVALID_REQUEST', 'snapshot_upload takes the archive as its body');
     try {
-      await control.restore(ctx.req);
+      await control.restore(ctx.req, { idleMs: ctx.uploadIdleMs });
     } catch (error) {
       // control/snapshot.js: the archive broke a rule; the state is untouched
       if (error?.name === 'SnapshotInvalid')
