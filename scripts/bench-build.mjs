@@ -54,7 +54,9 @@ function run(cacheDir) {
 
 const cacheDir = mkdtempSync(join(tmpdir(), 'svc-bench-turbo-cache-'));
 try {
-  console.log(`bench-build: turbo run ${TASKS.join(' ')} (${apis().length} APIs), an empty cache in a temporary folder`);
+  console.log(
+    `bench-build: turbo run ${TASKS.join(' ')} (${apis().length} APIs), an empty cache in a temporary folder`,
+  );
   const cold = run(cacheDir);
   const warm = Array.from({ length: warmRuns }, () => run(cacheDir));
   const median = [...warm].sort((a, b) => a.seconds - b.seconds)[Math.floor(warm.length / 2)];
