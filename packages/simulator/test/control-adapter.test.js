@@ -59,10 +59,10 @@ beforeAll(async () => {
 });
 
 /** Runs a handler as the pipeline would, its errors answered as the pipeline answers them. */
-async function call(operationId, control, { body, params = {}, query = {}, req } = {}) {
+async function call(operationId, control, { body, params = {}, query = {}, bytes } = {}) {
   const operation = api.backend.getOperation(operationId);
   try {
-    const context = { control, operationId, operation, body, params, query, req, uploadIdleMs: 60_000 };
+    const context = { control, operationId, operation, body, params, query, bytes, uploadIdleMs: 60_000 };
     const answer = await handlers[operationId](context);
     return { ...answer, operation };
   } catch (error) {
@@ -125,10 +125,10 @@ describe('the control adapter', () => {
 
   it('snapshot_upload: restores from the request body and answers the counts; a SnapshotInvalid is 400 SNAPSHOT_INVALID', async () => {
     const control = fakeControl();
-    const ok = await call('snapshot_upload', control, { req: Readable.from([Buffer.from('an archive')]) });
+    const ok = await call('snapshot_upload', control, { bytes: Readable.from([Buffer.from('an archive')]) });
     expect(ok).toMatchObject({ status: 200, body: { entities: { image: 2, task: 3, object_store: 1 } } });
     expectDeclared(ok);
-    const refused = await call('snapshot_upload', control, { req: Readable.from([Buffer.from('damaged')]) });
+    const refused = await call('snapshot_upload', control, { bytes: Readable.from([Buffer.from('damaged')]) });
     expect(refused.status).toBe(400);
     expect(refused.body.message_list[0]).toEqual({
       reason: 'SNAPSHOT_INVALID',

@@ -68,9 +68,9 @@ const archiveName = (now = new Date()) =>
 
 /**
  * The handlers of the control API, keyed by operationId. Each takes the request context
- * (`ctx.control`, `ctx.body`, `ctx.params`, `ctx.query`, `ctx.req`; see http.js) and resolves
+ * (`ctx.control`, `ctx.body`, `ctx.params`, `ctx.query`, `ctx.bytes`; see wire/pipeline.js) and resolves
  * `{ status, body | stream, headers }`.
- * @type {Record<string, (ctx: import('../../http.js').Context & { control?: Control }) => Promise<any>>}
+ * @type {Record<string, (ctx: import('../../wire/pipeline.js').Context & { control?: Control }) => Promise<any>>}
  */
 export const handlers = {
   async health_list(ctx) {
@@ -105,9 +105,9 @@ export const handlers = {
 
   async snapshot_upload(ctx) {
     const control = controlOf(ctx);
-    if (!ctx.req) throw new HttpError(400, 'INVALID_REQUEST', 'snapshot_upload takes the archive as its body');
+    if (!ctx.bytes) throw new HttpError(400, 'INVALID_REQUEST', 'snapshot_upload takes the archive as its body');
     try {
-      await control.restore(ctx.req, { idleMs: ctx.uploadIdleMs });
+      await control.restore(ctx.bytes, { idleMs: ctx.uploadIdleMs });
     } catch (error) {
       // control/snapshot.js: the archive broke a rule; the state is untouched
       if (error?.name === 'SnapshotInvalid')
