@@ -22,10 +22,12 @@ function shown(path) {
 
 const USAGE = `Usage: svc-simulator [--host 127.0.0.1] [--port 9440] [--data DIR] [--user admin] [--password P]
          [--task-seconds 3] [--http] [--cert FILE --key FILE] [--faults 503=R,429=R,latency=MS,task-fail=R] [--seed N]
-         [--print-env] [--ready-file FILE] [--topology FILE] [--upload-idle-seconds 60] [--snapshot FILE]
+         [--print-env] [--ready-file FILE] [--topology FILE] [--upload-idle-seconds 60] [--snapshot FILE] [--fresh]
 --topology FILE: the clusters and subnets, JSON or YAML (the default is in the simulator's README).
 --snapshot FILE: start from a snapshot (a tar archive of GET /_svc/snapshot): it replaces the data dir's state.
 --upload-idle-seconds: an upload silent this long is abandoned (nothing kept) and answered 408.
+--fresh: begin with an empty store: the data dir's state and image bytes are removed (its password and certificate
+  stay). Without it, image files the state cannot account for (a lost state.sqlite) stop the start instead.
 Password: --password, else $SVC_SIM_PASSWORD (named like the other SVC_SIM_* settings), else $SVC_PASSWORD (the name
   npm start prints and the explorer's samples and the README's curl read), else the one kept in <data dir>/password
   (generated at the first start, printed).
@@ -151,6 +153,7 @@ async function options(argv) {
         topology: { type: 'string' },
         'upload-idle-seconds': { type: 'string', default: '60', check: positiveSeconds },
         snapshot: { type: 'string', check: readableFile },
+        fresh: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     },
@@ -203,6 +206,7 @@ async function options(argv) {
     readyFile: values['ready-file'] && resolve(values['ready-file']),
     uploadIdleTimeoutMs: values['upload-idle-seconds'] * 1000,
     snapshot: values.snapshot,
+    fresh: values.fresh,
   };
 }
 
@@ -233,7 +237,7 @@ if (opts.help) {
   console.log(USAGE);
   process.exit(0);
 }
-const { DataDirLocked, DEFAULT_DATA_DIR, keptPassword, startSimulator } = await import('./index.js');
+const { DataDirLocked, DEFAULT_DATA_DIR, keptPassword, StoreUnexplained, startSimulator } = await import('./index.js');
 opts.dataDir ??= DEFAULT_DATA_DIR;
 /** @type {{ password: string, created: boolean } | undefined} the data dir's password, when none is chosen */
 let kept;
@@ -261,6 +265,11 @@ try {
     console.error(
       `simulator: the data dir ${shown(opts.dataDir)} is in use by another simulator${error.pid ? ` (PID ${error.pid})` : ''}; stop it, or give another --data`,
     );
+    process.exit(2);
+  }
+  // exit 2: this data dir cannot be used as it is; the line says how to recover
+  if (error instanceof StoreUnexplained) {
+    console.error(`simulator: the data dir ${shown(opts.dataDir)}: ${error.message}`);
     process.exit(2);
   }
   console.error(`simulator: ${error.message}`);

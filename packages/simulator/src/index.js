@@ -1,14 +1,13 @@
 // @svc/simulator: a local svc. One HTTP(S) listener serves every API at its production base path,
 // routed and validated from the bundles, with state in SQLite and image bytes as files.
 
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import { isIP } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { root } from '@svc/oas/apis';
 import { adapters } from './apis/index.js';
 import { loadApis, packed } from './bundles.js';
+import { certificate, discardState, makeDirectory, storageProblem } from './datadir.js';
 import { killAtWrite } from './domain/durable.js';
 import { createDomain } from './domain/index.js';
 import { createFaults } from './faults.js';
@@ -18,6 +17,8 @@ import { upgrade } from './migrate.js';
 import { SAMPLE_PATH, sampleImage } from './samples.js';
 import { serve } from './wire/connection.js';
 
+export { keptPassword } from './datadir.js';
+export { StoreUnexplained } from './domain/errors.js';
 export { parseFaults } from './faults.js';
 export { DataDirLocked } from './lock.js';
 
@@ -60,6 +61,9 @@ export const DEFAULT_DATA_DIR = packed ? resolve('.simulator') : join(root, '.si
  * @property {number} [idleTimeoutMs]  how long a connection with nothing to do (before its first request,
  *   or with an answer the client does not read) may be silent, in ms; default 120 s. Keep it past
  *   `headersTimeoutMs` and a second: a connection silent mid-headers is then answered 408 before it closes
+ * @property {boolean} [fresh]  a deliberate fresh start: the data dir's state and image bytes are removed first
+ *   (its password and certificate stay). Without it, a data dir whose store cannot explain its image files
+ *   refuses to start (`StoreUnexplained`) rather than lose them
  * @property {(api: string, operationId: string, status: number, body: any) => any} [tamper]
  *   changes JSON answers before they are sent; only for tests of the contract check
  */
@@ -84,63 +88,6 @@ export const DEFAULT_DATA_DIR = packed ? resolve('.simulator') : join(root, '.si
  * @property {number} cacheBytes  bytes the wire's caches hold (ANSWER_CACHE_BYTES and 2 MiB beside at most)
  * @property {number} waits       long polls waiting on a task
  */
-
-/**
- * `mkdir -p`, one level at a time: Node's recursive mkdir spins forever where a parent exists but
- * takes no children (under /proc, mkdir answers ENOENT and the parent EEXIST, again and again).
- * @param {string} dir
- * @throws {NodeJS.ErrnoException} the first level that cannot be made (ENOENT, EACCES...), or ENOTDIR
- *   when `dir` is there but is not a directory
- */
-function makeDirectory(dir) {
-  const missing = [];
-  for (let d = resolve(dir); !existsSync(d); d = dirname(d)) {
-    missing.unshift(d);
-    if (dirname(d) === d) break; // a root that is not there (a Windows drive)
-  }
-  for (const d of missing) {
-    try {
-      mkdirSync(d);
-    } catch (error) {
-      if (error.code !== 'EEXIST') throw error;
-    }
-  }
-  if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
-}
-
-/**
- * The password of a data dir when none is chosen: the one kept in `<dataDir>/password` (beside
- * `tls/`, mode 0600), else a new one, generated and kept there; so a client authorized before a
- * restart still is after it.
- * @param {string} dataDir
- * @returns {{ password: string, created: boolean }} `created`: generated now
- * @throws {Error} naming the error code (not the path) when the file cannot be read or written
- */
-export function keptPassword(dataDir) {
-  const file = join(dataDir, 'password');
-  const read = () => {
-    try {
-      return readFileSync(file, 'utf8').trim();
-    } catch (error) {
-      if (error.code === 'ENOENT') return '';
-      throw new Error(`the kept password cannot be read (${error.code})`);
-    }
-  };
-  const kept = read();
-  if (kept) return { password: kept, created: false };
-  const password = randomBytes(12).toString('base64url');
-  try {
-    makeDirectory(dataDir);
-    // wx: a start that got there first keeps its password, and this one takes it
-    writeFileSync(file, `${password}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    if (error.code !== 'EEXIST') throw new Error(`the password cannot be kept in the data dir (${error.code})`);
-    const theirs = read();
-    if (theirs) return { password: theirs, created: false };
-    writeFileSync(file, `${password}\n`, { mode: 0o600 }); // an empty file: filled now
-  }
-  return { password, created: true };
-}
 
 /**
  * Starts the simulator: listens on `host:port`, serves every API of the bundles (those the package
@@ -175,6 +122,7 @@ export async function startSimulator(options) {
     headersTimeoutMs = HEADERS_TIMEOUT_MS,
     bodyTimeoutMs = JSON_BODY_TIMEOUT_MS,
     idleTimeoutMs = IDLE_TIMEOUT_MS,
+    fresh = false,
     tamper,
   } = options ?? {};
   if (typeof password !== 'string' || password === '')
@@ -195,12 +143,13 @@ export async function startSimulator(options) {
     makeDirectory(dataDir);
   } catch (error) {
     // the code, not Node's message: that one carries the local path
-    throw new Error(`startSimulator: dataDir cannot be made a directory (${error.code ?? error.message})`);
+    throw new Error(`startSimulator: dataDir cannot be made a directory (${storageProblem(error)})`);
   }
   const lock = lockDataDir(dataDir);
   let apis;
   let tls;
   try {
+    if (fresh) discardState(dataDir);
     apis = await loadApis();
     tls = http ? undefined : options.cert ? { cert: options.cert, key: options.key } : await certificate(dataDir, host);
   } catch (error) {
@@ -227,6 +176,9 @@ export async function startSimulator(options) {
     });
   } catch (error) {
     lock.release();
+    // the database's or the file system's words, without the path they may carry
+    if (error?.code === 'ERR_SQLITE_ERROR' || error?.syscall)
+      throw new Error(`the state in state.sqlite cannot be opened: ${storageProblem(error, dataDir)}`);
     throw error;
   }
   const mounted = apis.map((api) => {
@@ -296,39 +248,4 @@ export async function startSimulator(options) {
       return closing;
     },
   };
-}
-
-/**
- * The self-signed certificate in `<dataDir>/tls/`, made at the first start (for `localhost`,
- * 127.0.0.1, ::1 and the listening host).
- */
-async function certificate(dataDir, host) {
-  const dir = join(dataDir, 'tls');
-  const certFile = join(dir, 'cert.pem');
-  const keyFile = join(dir, 'key.pem');
-  if (existsSync(certFile) && existsSync(keyFile))
-    return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
-  mkdirSync(dir, { recursive: true });
-  /** @type {any[]} */
-  const altNames = [
-    { type: 2, value: 'localhost' },
-    { type: 7, ip: '127.0.0.1' },
-    { type: 7, ip: '::1' },
-  ];
-  if (isIP(host) && !['127.0.0.1', '::1', '0.0.0.0', '::'].includes(host)) altNames.push({ type: 7, ip: host });
-  else if (!isIP(host) && host !== 'localhost') altNames.push({ type: 2, value: host });
-  // imported here: only a first start needs it, and it weighs some 17 MB of memory
-  const { generate } = await import('selfsigned');
-  const pems = await generate([{ name: 'commonName', value: 'svc-simulator' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    notAfterDate: new Date(Date.now() + 825 * 24 * 3600 * 1000), // selfsigned 5 has no `days`
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'subjectAltName', altNames },
-    ],
-  });
-  writeFileSync(keyFile, pems.private, { mode: 0o600 });
-  writeFileSync(certFile, pems.cert);
-  return { cert: pems.cert, key: pems.private };
 }

@@ -5,6 +5,7 @@
 // `<data dir>/lock`, never committed. The holder's PID is written beside it, for the message.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { storageProblem } from './datadir.js';
 import { DatabaseSync } from './domain/store.js';
 
 /** The data dir is held by another simulator. */
@@ -24,11 +25,15 @@ export class DataDirLocked extends Error {
  */
 export function lockDataDir(dataDir) {
   const pidFile = join(dataDir, 'simulator.pid');
-  const db = new DatabaseSync(join(dataDir, 'lock'));
+  let db;
   try {
+    db = new DatabaseSync(join(dataDir, 'lock'));
     db.exec('BEGIN EXCLUSIVE');
-  } catch {
-    db.close();
+  } catch (error) {
+    db?.close();
+    // SQLITE_BUSY (5): the lock is held; anything else (a full disk, no permission) is the data dir's
+    if (/** @type {any} */ (error.errcode & 0xff) !== 5)
+      throw new Error(`the data dir's lock cannot be taken: ${storageProblem(error)}`);
     let pid;
     try {
       pid = Number.parseInt(readFileSync(pidFile, 'utf8'), 10) || undefined;
@@ -37,7 +42,12 @@ export function lockDataDir(dataDir) {
     }
     throw new DataDirLocked(pid);
   }
-  writeFileSync(pidFile, `${process.pid}\n`);
+  try {
+    writeFileSync(pidFile, `${process.pid}\n`);
+  } catch (error) {
+    db.close();
+    throw new Error(`the data dir's lock cannot be taken: ${storageProblem(error)}`);
+  }
   let held = true;
   return {
     release() {

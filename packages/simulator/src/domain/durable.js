@@ -5,6 +5,9 @@
 // process. It is also where a test without a file system to fill makes the disk full
 // (`fullDisk`). Off by default; a plain counter otherwise.
 
+import { closeSync, fsyncSync, linkSync, openSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
 let count = 0;
 /** @type {number} 0: off */
 let killAt = 0;
@@ -42,3 +45,64 @@ export function fullDisk(on) {
 
 /** How many durable writes this process has made (or was about to make) so far. */
 export const durableWrites = () => count;
+
+/**
+ * Writes a file whole or not at all, as SQLite and Git do: a temporary file beside it, written and
+ * fsync'd, renamed over it, then the directory fsync'd. The write and the rename are durable writes
+ * (the crash tests' seam), so a kill at either leaves the old file or none, never part of one.
+ * @param {string} file
+ * @param {string | Buffer} data
+ * @param {{ mode?: number, exclusive?: boolean }} [o]  `exclusive`: a file already there is kept (the
+ *   rename is a link, which fails with EEXIST)
+ * @throws {NodeJS.ErrnoException} the file system's (ENOSPC, EEXIST with `exclusive`...), the temporary
+ *   file removed
+ */
+export function writeWhole(file, data, { mode = 0o644, exclusive = false } = {}) {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    durable('write');
+    const fd = openSync(temp, 'w', mode);
+    try {
+      writeFileSync(fd, data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    durable('rename');
+    if (exclusive) {
+      linkSync(temp, file);
+      rmSync(temp);
+    } else renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  syncDirectory(dirname(file));
+}
+
+/**
+ * Removes what a kill left of `writeWhole`s to `file`: its temporary files (`<file>.<pid>.tmp`).
+ * @param {string} file
+ */
+export function removeLeftovers(file) {
+  const name = basename(file);
+  let names;
+  try {
+    names = readdirSync(dirname(file));
+  } catch {
+    return;
+  }
+  for (const other of names)
+    if (other.startsWith(`${name}.`) && /^\d+\.tmp$/.test(other.slice(name.length + 1)))
+      rmSync(join(dirname(file), other), { force: true });
+}
+
+/** fsync of a directory: a rename or a new name in it is on disk. */
+function syncDirectory(dir) {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

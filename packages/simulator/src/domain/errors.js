@@ -90,6 +90,27 @@ export class ChecksumMismatch extends DomainError {
   }
 }
 
+/**
+ * The state cannot explain files of the data dir (image bytes no image and no delete accounts
+ * for): a damaged or missing `state.sqlite`. Starting would lose them, so the start is refused.
+ */
+export class StoreUnexplained extends Error {
+  /**
+   * @param {string[]} files  their names in `images/`
+   * @param {boolean} emptyState  `state.sqlite` was missing or empty
+   */
+  constructor(files, emptyState) {
+    super(
+      `${emptyState ? 'state.sqlite is missing or empty, but' : 'state.sqlite accounts for none of'} ` +
+        `${files.length} image file(s) in images/ (images/${files[0]}${files.length > 1 ? ', ...' : ''}): ` +
+        'the store cannot explain them, so it does not start rather than delete them. Restore state.sqlite ' +
+        'from a backup, or move those files out of images/, or start with --fresh to begin with an empty store',
+    );
+    this.name = 'StoreUnexplained';
+    this.files = files;
+  }
+}
+
 /** Error codes of a full disk: the file system's and SQLite's. */
 const FULL = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
 

@@ -222,20 +222,28 @@ export function createFiles(dataDir) {
     },
     /**
      * Start-up: removes every partial file (nothing is writing yet, so each was left by a stop),
-     * and every image file that `keep` does not claim (its image is gone, or its bytes were never
-     * acknowledged).
-     * @param {(uuid: string) => boolean} keep
-     * @returns {string[]} the names of the files removed
+     * and every image file that `keep` does not claim but `explained` accounts for (its image is
+     * there without bytes, or its delete committed). A file neither accounts for is left as it is.
+     * @param {{ keep: (uuid: string) => boolean, explained: (uuid: string) => boolean }} o
+     * @returns {{ removed: string[], unexplained: string[] }} the names of the files removed, and of
+     *   those no one accounts for
      */
-    sweep(keep) {
+    sweep({ keep, explained }) {
       const removed = [];
+      const unexplained = [];
       for (const name of readdirSync(dir)) {
         if (!name.endsWith('.part') && keep(name)) continue;
+        if (!name.endsWith('.part') && !explained(name)) {
+          unexplained.push(name);
+          continue;
+        }
         unlink(join(dir, name));
         removed.push(name);
       }
-      return removed;
+      return { removed, unexplained };
     },
+    /** The names in the images folder (none when it is not there yet). */
+    names: () => (existsSync(dir) ? readdirSync(dir) : []),
     /**
      * Fetches `url` (http or https) into the image's file, as the service does for `source_uri`.
      * User info in the URL (`https://user:password@host/...`) is sent as basic authentication, not

@@ -9,7 +9,7 @@
 // the transaction that acknowledges it: a stop between the two leaves a file that start-up
 // removes, never an acknowledged image without its bytes.
 import { randomUUID } from 'node:crypto';
-import { ChecksumMismatch, Conflict, Invalid, MovedOn, NotFound, Refused } from './errors.js';
+import { ChecksumMismatch, Conflict, Invalid, MovedOn, NotFound, Refused, StoreUnexplained } from './errors.js';
 import { createMachine } from './machine.js';
 import { DONE, TaskError } from './tasks.js';
 import { iso, nowUs } from './time.js';
@@ -253,9 +253,18 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
     },
     delete_image: {
       succeed(task) {
+        const { uuid } = task.entity;
         machine.ending(task, 'delete_image succeeded');
-        // after the commit: a stop before the unlink leaves a file that start-up removes
-        store.afterCommit(() => files.remove(task.entity.uuid));
+        // the bytes go after the commit; a stop before leaves a file this record accounts for
+        store.put('unlink', uuid, { uuid });
+        store.afterCommit(() => {
+          files.remove(uuid);
+          try {
+            store.remove('unlink', uuid);
+          } catch {
+            // a full disk: the record stays, for the next start to clear
+          }
+        });
       },
       fail: (task) => machine.ending(task, 'delete_image failed'),
     },
@@ -507,7 +516,13 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
         const task = image.taskUuid && store.get('task', image.taskUuid);
         return image.state === 'CREATING' && Boolean(image.sourceUri) && Boolean(task) && !DONE.has(task.status);
       };
-      files.sweep(keeps);
+      // image bytes a delete committed, or of an image that has none: removed; of no image: refused
+      const explained = (uuid) => Boolean(store.get('unlink', uuid) ?? store.get('image', uuid));
+      const { unexplained } = files.sweep({ keep: keeps, explained });
+      if (unexplained.length) throw new StoreUnexplained(unexplained, false);
+      store.batch(() => {
+        for (const { uuid } of store.list('unlink')) store.remove('unlink', uuid);
+      });
       // a fetch cut by the stop starts again; one renamed into place is kept
       for (const task of store.having('task', '_active')) {
         const image = task.operation === 'create_image' && store.get('image', task.entity.uuid);

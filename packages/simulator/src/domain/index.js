@@ -2,6 +2,7 @@
 // (src/apis/) are adapters over this one model.
 import { join } from 'node:path';
 import { createCategories } from './categories.js';
+import { StoreUnexplained } from './errors.js';
 import { createFiles } from './files.js';
 import { createImages, IMAGE_SORT, imageIndexes } from './images.js';
 import { createObjectStores } from './objectstores.js';
@@ -64,6 +65,8 @@ export function openState(dataDir) {
  * @param {(store: import('./store.js').Store, from: number, tasks: ReturnType<typeof createTasks>) => void} [o.upgrade]
  *   brings the documents of a data dir written by an older version (schema `from`) to SCHEMA, in one
  *   transaction; an operation left without its task gets one through `tasks`
+ * @throws {StoreUnexplained} when image files are there that the state cannot account for (a lost
+ *   or damaged `state.sqlite`): nothing is deleted
  * @throws {Error} when the state cannot be opened
  */
 export function createDomain({
@@ -78,8 +81,16 @@ export function createDomain({
   upgrade,
 }) {
   const store = openState(dataDir);
-  const tasks = createTasks({ store, taskMs, faults });
+  const files = createFiles(dataDir);
   let meta = store.get('meta', 'simulator');
+  const empty = !meta && ['image', 'task', 'objectstore'].every((kind) => store.count(kind) === 0);
+  // a new store beside image files: state.sqlite was lost, not never written
+  const orphans = empty ? files.names().filter((name) => !name.endsWith('.part')) : [];
+  if (orphans.length) {
+    store.close();
+    throw new StoreUnexplained(orphans, true);
+  }
+  const tasks = createTasks({ store, taskMs, faults });
   // documents without a schema are of the first one (a data dir of an older version, or documents
   // put through openState before a first start)
   const from = meta
@@ -98,7 +109,6 @@ export function createDomain({
   if (topologySpec) seedTopology(store, meta.seed, checkTopology(topologySpec), { replace: true });
   else seedTopology(store, meta.seed);
   const topology = createTopology(store);
-  const files = createFiles(dataDir);
   /** @type {Set<NodeJS.Timeout>} */
   const retries = new Set();
   /** Runs `fn` again every RETRY_MS until it does not throw (a full disk) or the domain closes. */
@@ -116,7 +126,14 @@ export function createDomain({
   };
   const images = createImages({ store, tasks, files, topology, sourceLimitBytes, sourceTimeoutMs, trust, retry });
   const objectstores = createObjectStores({ store, tasks, topology });
-  const { resolved: recovered, notes } = images.recover();
+  let recovered;
+  let notes;
+  try {
+    ({ resolved: recovered, notes } = images.recover());
+  } catch (error) {
+    store.close();
+    throw error;
+  }
   // what a stop left QUEUED or RUNNING is QUEUED again, to run at `start`
   tasks.restart(notes);
   return {
