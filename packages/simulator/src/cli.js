@@ -237,8 +237,12 @@ if (opts.help) {
   console.log(USAGE);
   process.exit(0);
 }
-const { DataDirLocked, DEFAULT_DATA_DIR, keptPassword, StoreUnexplained, startSimulator } = await import('./index.js');
+const { DataDirLocked, DEFAULT_DATA_DIR, keptPassword, StoreUnexplained, startSimulator, killAtWrite } = await import(
+  './index.js'
+);
 opts.dataDir ??= DEFAULT_DATA_DIR;
+// the crash tests' seam counts from the first write of the process: the kept password's too
+if (opts.faults?.killAt) killAtWrite(opts.faults.killAt);
 /** @type {{ password: string, created: boolean } | undefined} the data dir's password, when none is chosen */
 let kept;
 if (!opts.password) {

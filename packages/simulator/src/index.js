@@ -18,6 +18,7 @@ import { SAMPLE_PATH, sampleImage } from './samples.js';
 import { serve } from './wire/connection.js';
 
 export { keptPassword } from './datadir.js';
+export { killAtWrite } from './domain/durable.js';
 export { StoreUnexplained } from './domain/errors.js';
 export { parseFaults } from './faults.js';
 export { DataDirLocked } from './lock.js';

@@ -17,8 +17,11 @@ const V3 = '/api/svc/v3';
 const root = mkdtempSync(join(tmpdir(), 'svc-sim-datadir-'));
 /** @type {string[]} */
 const mounts = [];
+/** @type {import('node:child_process').ChildProcess[]} every CLI started, stopped at the end whatever failed */
+const children = [];
 
 afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   fullDisk(false);
   for (const dir of mounts) spawnSync('umount', ['-l', dir]);
   rmSync(root, { recursive: true, force: true });
@@ -39,6 +42,7 @@ function cli(dataDir, args = []) {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: root,
   });
+  children.push(child);
   let out = '';
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return new Promise((resolve) => {

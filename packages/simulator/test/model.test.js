@@ -7,11 +7,15 @@
 // was sent (happens-before); at each `settle` every image must be where the acknowledged
 // operations put it: gone when a delete was accepted, its bytes those of its source or of its one
 // accepted upload, its name that of its last accepted update, its state that of its create task.
+// Beside the table's answers, invariants of their own (issue 58) that no table row can bend: an
+// acknowledged upload (v3, or v0.8's two-phase) is never dropped, an acknowledged abort never ends
+// otherwise than ABORTED, and a deleted image never comes back, across restarts.
 //   SVC_SIM_MODEL_RUNS=200 SVC_SIM_MODEL_SEED=7   longer runs, another seed (the default is fixed)
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startSimulator } from '../src/index.js';
@@ -53,23 +57,30 @@ afterAll(() => {
 
 /**
  * @typedef {{ type: string, issuedAt: number, answeredAt?: number, status?: number, specVersion?: number,
- *   name?: string, size?: number }} Op  an operation on an image and what it was answered
- * @typedef {{ uuid: string, source: 'none' | 'good' | 'bad', name: string, ops: Op[] }} ModelImage
+ *   name?: string, size?: number, writingAt?: number }} Op  an operation on an image and what it was
+ *   answered; `writingAt`: when a v0.8 upload was seen writing its first bytes
+ * @typedef {{ uuid: string, source: 'none' | 'good' | 'bad', name: string, ops: Op[], createTask: string }} ModelImage
  * @typedef {{ images: ModelImage[] }} Model
  * @typedef {{ sim: any, c: ReturnType<typeof client>, dir: string, s: any, clock: number,
- *   inflight: Set<Promise<void>>, unanswered: number, problems: string[] }} Real
+ *   inflight: Set<Promise<void>>, unanswered: number, problems: string[], container: string }} Real
  */
 
-/** The successes of an op type (v3 202; upload 200; element delete 200). */
-const SUCCESS = { update: 202, delete: 202, upload: 200, v2delete: 200 };
+/** The successes of an op type (v3 202; uploads 200; element calls 200; an abort 200). */
+const SUCCESS = { update: 202, v2update: 200, delete: 202, upload: 200, stage: 200, v2delete: 200, abort: 200 };
 /** Every status an op may be answered: success, refused (409, element 400), gone (404). */
 const ALLOWED = {
   update: [202, 409, 404],
+  v2update: [200, 400, 404],
   delete: [202, 409, 404],
   upload: [200, 409, 404],
+  stage: [200, 400, 404],
   v2delete: [200, 400, 404],
+  // an abort of the image's create task: 409 once it has ended
+  abort: [200, 409],
 };
 const isDelete = (op) => op.type === 'delete' || op.type === 'v2delete';
+const isUpdate = (op) => op.type === 'update' || op.type === 'v2update';
+const isWriter = (op) => op.type === 'upload' || op.type === 'stage';
 const succeeded = (op) => op.status === SUCCESS[op.type];
 
 /**
@@ -100,6 +111,21 @@ function fire(r, image, type, send, record) {
   r.inflight.add(done);
 }
 
+/**
+ * Resolves true once the v0.8 upload of `uuid` has bytes in its partial file, false when
+ * `answered` (its answer) comes first: it was refused before it wrote.
+ */
+async function partWritten(dir, uuid, answered) {
+  const part = join(dir, 'images', `${uuid}.stage.part`);
+  let done = false;
+  answered.finally(() => (done = true)).catch(() => {});
+  for (;;) {
+    if (existsSync(part) && statSync(part).size > 0) return true;
+    if (done) return false;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
 /** The rules an answer must keep at the moment it arrives. */
 function check(r, image, op, body) {
   const where = `${op.type} of ${image.name} (${image.source} source) answered ${op.status}`;
@@ -108,11 +134,60 @@ function check(r, image, op, body) {
   const before = (other) => other !== op && other.answeredAt !== undefined && other.answeredAt < op.issuedAt;
   if (succeeded(op) && image.ops.some((d) => isDelete(d) && succeeded(d) && before(d)))
     r.problems.push(`${where}: accepted after a delete of it was accepted`);
-  if (op.type === 'upload' && succeeded(op)) {
+  // an upload that began writing its bytes, all of them sent, is kept: nothing after it may drop it
+  if (op.type === 'stage' && op.writingAt !== undefined && !succeeded(op))
+    r.problems.push(`${where}: its bytes were being written, and it was not kept (${JSON.stringify(body)})`);
+  if (isWriter(op) && succeeded(op)) {
     if (image.source !== 'none') r.problems.push(`${where}: an image created from a source_uri took an upload`);
-    if (image.ops.some((u) => u.type === 'upload' && succeeded(u) && before(u)))
+    if (image.ops.some((u) => isWriter(u) && succeeded(u) && before(u)))
       r.problems.push(`${where}: a second upload was accepted`);
   }
+}
+
+/** A v0.8 two-phase upload of `size` bytes, its body in two halves (see `fire`). */
+function stage(r, image, size) {
+  fire(
+    r,
+    image,
+    'stage',
+    async (op) => {
+      // its first half now; its rest when the scheduler says, once the first is being written
+      // (other requests meet the upload in progress) or the upload was refused
+      let rest = () => {};
+      const restReleased = new Promise((resolve) => (rest = resolve));
+      const bytes = Buffer.alloc(size, 2);
+      const body = Readable.from(
+        (async function* () {
+          yield bytes.subarray(0, size >> 1);
+          await restReleased;
+          yield bytes.subarray(size >> 1);
+        })(),
+      );
+      const answer = r.c.call('PUT', `/api/svc/v0.8/images/${image.uuid}/upload`, {
+        body,
+        headers: { 'content-type': 'application/octet-stream', 'x-svc-destination-container': r.container },
+      });
+      if (await partWritten(r.dir, image.uuid, answer)) op.writingAt = ++r.clock;
+      r.s.schedule(Promise.resolve(), `rest of the v0.8 upload of ${image.name}`).then(rest);
+      return answer;
+    },
+    (op) => {
+      op.size = size;
+    },
+  );
+}
+
+/** A v2.0 update naming the image `name`. */
+function v2update(r, image, name) {
+  fire(
+    r,
+    image,
+    'v2update',
+    () => r.c.call('PUT', `/api/svc/v2.0/images/${image.uuid}`, { body: { name } }),
+    (op) => {
+      op.name = name;
+    },
+  );
 }
 
 /** A create of each kind: `none` takes an upload; `good` fetches GOOD; `bad` fails its fetch. */
@@ -128,9 +203,26 @@ const create = fc.constantFrom('none', 'good', 'bad').map((kind) => ({
       body: { api_version: '3.1.0', metadata: { kind: 'image' }, spec: { name, resources } },
     });
     if (status !== 202) throw new Error(`create answered ${status}: ${JSON.stringify(body)}`);
-    m.images.push({ uuid: body.metadata.uuid, source: kind, name, ops: [] });
+    m.images.push({
+      uuid: body.metadata.uuid,
+      source: kind,
+      name,
+      ops: [],
+      createTask: body.status.execution_context.task_uuid,
+    });
   },
   toString: () => `create(${kind})`,
+}));
+
+/** The same image's v0.8 upload and v2.0 update in one stretch: the scheduler orders them. */
+const stageAndUpdate = fc.tuple(fc.nat(2), fc.integer({ min: 2, max: 9000 })).map(([i, size]) => ({
+  check: (m) => m.images.length > 0,
+  run(m, r) {
+    const image = m.images[i % m.images.length];
+    stage(r, image, size);
+    v2update(r, image, 'zeta');
+  },
+  toString: () => `v0.8 upload and v2.0 update(${i}, ${size} bytes)`,
 }));
 
 /** @type {fc.Arbitrary<fc.AsyncCommand<Model, Real>>[]} */
@@ -180,6 +272,31 @@ const commands = [
       fire(r, image, 'v2delete', () => r.c.call('DELETE', `/api/svc/v2.0/images/${image.uuid}`));
     },
     toString: () => `v2.0 delete(${i})`,
+  })),
+  fc.tuple(fc.nat(2), fc.constantFrom('delta', 'epsilon')).map(([i, name]) => ({
+    check: (m) => m.images.length > 0,
+    run(m, r) {
+      v2update(r, m.images[i % m.images.length], name);
+    },
+    toString: () => `v2.0 update(${i}, ${name})`,
+  })),
+  fc.tuple(fc.nat(2), fc.integer({ min: 2, max: 9000 })).map(([i, size]) => ({
+    check: (m) => m.images.length > 0,
+    run(m, r) {
+      stage(r, m.images[i % m.images.length], size);
+    },
+    toString: () => `v0.8 upload(${i}, ${size} bytes)`,
+  })),
+  // twice: the same image's v0.8 upload and v2.0 update in one stretch, the scheduler ordering them
+  stageAndUpdate,
+  stageAndUpdate,
+  fc.nat(2).map((i) => ({
+    check: (m) => m.images.length > 0,
+    run(m, r) {
+      const image = m.images[i % m.images.length];
+      fire(r, image, 'abort', () => r.c.call('POST', `${V3}/tasks/${image.createTask}/abort`));
+    },
+    toString: () => `abort of the create(${i})`,
   })),
   fc.tuple(fc.nat(2), fc.integer({ min: 1, max: 9000 })).map(([i, size]) => ({
     check: (m) => m.images.length > 0,
@@ -282,7 +399,8 @@ const start = (dir) =>
 /** Releases the stretch's requests in the scheduler's order and waits for their answers (not for their tasks). */
 async function settleRequests(r) {
   await r.s.waitAll();
-  while (r.inflight.size) await Promise.all([...r.inflight]);
+  // a request may schedule more of itself (the rest of an upload's body): released as it comes
+  while (r.inflight.size) await r.s.waitFor(Promise.all([...r.inflight]));
   if (r.problems.length) throw new Error(r.problems.join('\n'));
 }
 
@@ -315,21 +433,26 @@ async function settle(m, r) {
       continue;
     }
     const { state, resources } = got.body.status;
-    const createTask = await r.c.call('POST', `${V3}/tasks/list`, {
-      body: { kind: 'task', filter: `entity_uuid==${image.uuid};operation_type==create_image_intentful`, length: 1 },
-    });
-    const created = createTask.body.entities[0]?.status;
-    const expected = image.source === 'bad' ? ['ERROR', 'FAILED'] : ['COMPLETE', 'SUCCEEDED'];
+    const created = (await r.c.call('GET', `${V3}/tasks/${image.createTask}`)).body.status;
+    // an acknowledged abort ends its task ABORTED, whatever its work did; its image is then in ERROR
+    const aborted = image.ops.some((op) => op.type === 'abort' && succeeded(op));
+    const expected = aborted
+      ? ['ERROR', 'ABORTED']
+      : image.source === 'bad'
+        ? ['ERROR', 'FAILED']
+        : ['COMPLETE', 'SUCCEEDED'];
     if (state !== expected[0] || created !== expected[1])
       problems.push(
         `${image.name} (${image.source} source): ${state} with its create task ${created}, not ${expected.join(' with ')}`,
       );
-    const upload = image.ops.find((op) => op.type === 'upload' && succeeded(op));
-    const size = image.source === 'good' ? GOOD.length : upload?.size;
+    // an acknowledged upload (v3, or v0.8's two-phase) is never dropped
+    const upload = image.ops.find((op) => isWriter(op) && succeeded(op));
+    const size = image.source === 'good' && !aborted ? GOOD.length : upload?.size;
     if (resources.size_bytes !== size) problems.push(`${image.name}: size_bytes ${resources.size_bytes}, not ${size}`);
     if (size !== undefined) withBytes.add(image.uuid);
-    const updates = image.ops.filter((op) => op.type === 'update' && succeeded(op));
-    const last = updates.reduce((a, b) => ((b.specVersion ?? 0) > (a?.specVersion ?? -1) ? b : a), undefined);
+    // accepted updates never overlap (an update waits for the one before): their answers come in their order
+    const updates = image.ops.filter((op) => isUpdate(op) && succeeded(op));
+    const last = updates.reduce((a, b) => ((b.answeredAt ?? 0) > (a?.answeredAt ?? -1) ? b : a), undefined);
     if (got.body.metadata.spec_version !== updates.length)
       problems.push(
         `${image.name}: spec_version ${got.body.metadata.spec_version} after ${updates.length} accepted updates`,
@@ -375,8 +498,11 @@ describe('random interleavings against the transition table', () => {
         runs++;
         const dir = mkdtempSync(join(root, 'run-'));
         const sim = await start(dir);
+        const c = client(sim.url);
+        const container = (await c.call('GET', '/api/svc/v2.0/storage_containers')).body.entities[0]
+          .storage_container_uuid;
         /** @type {Real} */
-        const real = { sim, c: client(sim.url), dir, s, clock: 0, inflight: new Set(), unanswered: 0, problems: [] };
+        const real = { sim, c, dir, s, clock: 0, inflight: new Set(), unanswered: 0, problems: [], container };
         /** @type {Model} */
         const model = { images: [] };
         try {

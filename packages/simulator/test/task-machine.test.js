@@ -132,9 +132,9 @@ describe('an upload in progress', () => {
     };
   }
 
-  /** Waits until the image's upload holds its writer slot: its first bytes are in its partial file. */
-  async function writing(t, uuid) {
-    const part = join(t.dataDir, 'images', `${uuid}.upload.part`);
+  /** Waits until the image's upload (`upload`: v3, `stage`: v0.8) writes: its first bytes are in its partial file. */
+  async function writing(t, uuid, writer) {
+    const part = join(t.dataDir, 'images', `${uuid}.${writer}.part`);
     for (let i = 0; i < 800 && !(existsSync(part) && statSync(part).size > 0); i++)
       await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -154,7 +154,7 @@ describe('an upload in progress', () => {
         'Content-Type': 'application/octet-stream',
         'X-Svc-Destination-Container': container,
       });
-      await writing(t, uuid);
+      await writing(t, uuid, 'stage');
       const update = await t.call('PUT', `/api/svc/v2.0/images/${uuid}`, { body: { name: 'renamed' } });
       expect(update.status).toBe(400);
       expect(update.body.message).toContain('receiving its data');
@@ -177,7 +177,7 @@ describe('an upload in progress', () => {
       const finish = await beginUpload(t, `${V3}/images/${uuid}/file`, 128 * 1024, 1024, {
         'Content-Type': 'application/octet-stream',
       });
-      await writing(t, uuid);
+      await writing(t, uuid, 'upload');
       const got = await t.call('GET', `${V3}/images/${uuid}`);
       const update = await t.call('PUT', `${V3}/images/${uuid}`, {
         body: { ...imageFrom('renamed'), metadata: { kind: 'image', spec_version: got.body.metadata.spec_version } },

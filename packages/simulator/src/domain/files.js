@@ -134,7 +134,7 @@ export function createFiles(dataDir) {
    * Streams bytes into the image's file, counting them and hashing them with `algorithm`.
    * @param {string} uuid
    * @param {NodeJS.ReadableStream | AsyncIterable<Uint8Array>} source
-   * @param {{ writer?: 'upload' | 'fetch', limit?: number, algorithm?: 'sha1' | 'sha256', signal?: AbortSignal,
+   * @param {{ writer?: 'upload' | 'stage' | 'fetch', limit?: number, algorithm?: 'sha1' | 'sha256', signal?: AbortSignal,
    *   progress?: (bytes: number) => void, idleMs?: number }} [o]  `idleMs`: how long a Readable source may
    *   be silent, in ms (default: no limit)
    * @returns {Promise<{ size: number, digest?: string, commit: () => void, discard: () => void }>}
@@ -218,7 +218,7 @@ export function createFiles(dataDir) {
     /** Removes the image's file and any partial one. */
     remove: (uuid) => {
       unlink(pathOf(uuid));
-      for (const writer of ['upload', 'fetch']) unlink(`${pathOf(uuid)}.${writer}.part`);
+      for (const writer of ['upload', 'stage', 'fetch']) unlink(`${pathOf(uuid)}.${writer}.part`);
     },
     /**
      * Start-up: removes every partial file (nothing is writing yet, so each was left by a stop),

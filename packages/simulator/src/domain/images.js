@@ -453,7 +453,7 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
       const { token } = claim(uuid, 'stage');
       let staged;
       try {
-        const written = await files.write(uuid, source, { idleMs });
+        const written = await files.write(uuid, source, { writer: 'stage', idleMs });
         // from the check to the acknowledgement, nothing awaits: no other request runs in between
         if (store.get('image', uuid)?.writerToken !== token) {
           written.discard();

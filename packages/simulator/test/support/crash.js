@@ -2,9 +2,10 @@
 // Nth durable write (`--faults kill-at=N`), workflows that record what the simulator acknowledged,
 // and the invariants a restart on the same data dir must keep.
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Agent, fetch } from 'undici';
 import { DatabaseSync } from '../../src/domain/store.js';
@@ -29,11 +30,18 @@ export function client(url) {
   async function call(method, path, o = {}) {
     const headers = { authorization: AUTH, ...o.headers };
     let body = o.body;
-    if (body !== undefined && !Buffer.isBuffer(body)) {
+    const streamed = body instanceof Readable;
+    if (body !== undefined && !Buffer.isBuffer(body) && !streamed) {
       body = JSON.stringify(body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(`${url}${path}`, { method, headers, body, dispatcher });
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers,
+      body,
+      dispatcher,
+      ...(streamed ? { duplex: 'half' } : {}),
+    });
     const bytes = Buffer.from(await res.arrayBuffer());
     const json = (res.headers.get('content-type') ?? '').includes('json') && bytes.length > 0;
     return { status: res.status, body: json ? JSON.parse(bytes.toString('utf8')) : bytes };
@@ -54,17 +62,26 @@ export function client(url) {
 }
 
 /**
- * The CLI on a free port over plain HTTP with tasks as fast as their work, armed to kill itself
- * just before its `killAt`th durable write (0: never).
+ * The CLI on a free port over plain HTTP with tasks as fast as their work (or `taskSeconds` long),
+ * armed to kill itself just before its `killAt`th durable write (0: never).
  * @param {string} dataDir
  * @param {number} killAt
+ * @param {{ taskSeconds?: number, firstStart?: boolean }} [o]  `firstStart`: HTTPS with the data dir's own
+ *   certificate and kept password, as a user's first start (their writes are kill points too)
  * @returns {Promise<{ url: string, exited: Promise<{ code: number | null, signal: string | null }>, stop: () => Promise<void>, output: () => string }>}
  */
-export async function startChild(dataDir, killAt) {
-  const args = [CLI, '--http', '--port', '0', '--task-seconds', '0', '--data', dataDir];
+export async function startChild(dataDir, killAt, { taskSeconds = 0, firstStart = false } = {}) {
+  const args = [CLI, '--port', '0', '--task-seconds', String(taskSeconds), '--data', dataDir];
+  // a first start as a user makes it: HTTPS with the certificate it makes, the password it keeps
+  if (!firstStart) args.push('--http');
   if (killAt) args.push('--faults', `kill-at=${killAt}`);
+  const env = { ...process.env, SVC_SIM_PASSWORD: PASSWORD };
+  if (firstStart) {
+    delete env.SVC_SIM_PASSWORD;
+    delete env.SVC_PASSWORD;
+  }
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, SVC_SIM_PASSWORD: PASSWORD },
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -110,6 +127,10 @@ export class Acknowledged {
   entities = new Map();
   /** @type {Map<string, string>} task -> the end state a client saw */
   tasks = new Map();
+  /** @type {Set<string>} tasks whose abort was sent (answered or not): they may end ABORTED */
+  abortsAsked = new Set();
+  /** @type {Set<string>} tasks whose abort was answered 200: they must end ABORTED */
+  aborted = new Set();
   /** @param {string} uuid @param {'image' | 'objectstore'} kind @param {Partial<Fact>} [fact] */
   entity(uuid, kind, fact = {}) {
     this.entities.set(uuid, { ...this.entities.get(uuid), kind, ...fact });
@@ -124,6 +145,8 @@ export class Acknowledged {
     const copy = new Acknowledged();
     for (const [uuid, fact] of this.entities) copy.entities.set(uuid, { ...fact });
     for (const [uuid, status] of this.tasks) copy.tasks.set(uuid, status);
+    for (const uuid of this.abortsAsked) copy.abortsAsked.add(uuid);
+    for (const uuid of this.aborted) copy.aborted.add(uuid);
     return copy;
   }
 }
@@ -135,8 +158,11 @@ const sha = (bytes) => createHash('sha256').update(bytes).digest('hex');
  * was acknowledged. `setup`, when given, runs once before the walk (not walked: its writes are
  * those of another workflow, e.g. a create) and hands `run` what it made. `env.source` is an HTTP
  * URL of `env.sourceBytes`; `env.bytes` what uploads send.
- * @type {{ name: string, setup?: (c: ReturnType<typeof client>, ack: Acknowledged, env: any) => Promise<any>,
- *   run: (c: ReturnType<typeof client>, ack: Acknowledged, env: any, made: any) => Promise<void> }[]}
+ * `child`: how the walked simulator runs (its task time). `run`'s client also carries `died` (the
+ * simulator's exit) and `dataDir`.
+ * @type {{ name: string, child?: { taskSeconds?: number },
+ *   setup?: (c: ReturnType<typeof client>, ack: Acknowledged, env: any) => Promise<any>,
+ *   run: (c: any, ack: Acknowledged, env: any, made: any) => Promise<void> }[]}
  */
 export const WORKFLOWS = [
   {
@@ -236,6 +262,70 @@ export const WORKFLOWS = [
     },
   },
   {
+    name: 'v3 abort of a fetch',
+    async run(c, ack, env) {
+      const id = randomUUID();
+      env.gate.hold(id);
+      const source_uri = `${env.gate.url}/held/${id}`;
+      const created = await created3(c, ack, 'abort-fetch', { image_type: 'DISK_IMAGE', source_uri });
+      const task = created.status.execution_context.task_uuid;
+      await untilKilled(c, env.gate.started(id));
+      ack.abortsAsked.add(task);
+      await ok(c.call('POST', `${V3}/tasks/${task}/abort`));
+      ack.aborted.add(task);
+      env.gate.release(id);
+      ack.task(await c.task(task));
+    },
+  },
+  {
+    name: 'v0.8 abort of an upload',
+    // its upload task runs long enough for the abort to meet it
+    child: { taskSeconds: 1 },
+    setup: (c, ack) => elementImage(c, ack, 'abort-upload'),
+    async run(c, ack, env, uuid) {
+      const upload = await ok(
+        c.call('PUT', `/api/svc/v0.8/images/${uuid}/upload`, {
+          body: env.bytes,
+          headers: { 'content-type': 'application/octet-stream', 'x-svc-destination-container': env.container },
+        }),
+      );
+      ack.abortsAsked.add(upload.taskUuid);
+      await ok(c.call('POST', `${V3}/tasks/${upload.taskUuid}/abort`));
+      ack.aborted.add(upload.taskUuid);
+      ack.task(await c.task(upload.taskUuid));
+    },
+  },
+  {
+    name: 'v0.8 upload with a v2.0 update racing it',
+    setup: (c, ack) => elementImage(c, ack, 'upload-race'),
+    async run(c, ack, env, uuid) {
+      // the body's first half now, the rest once the update has been answered
+      let rest = () => {};
+      const restSent = new Promise((resolve) => (rest = resolve));
+      const half = env.bytes.length / 2;
+      const body = Readable.from(
+        (async function* () {
+          yield env.bytes.subarray(0, half);
+          await restSent;
+          yield env.bytes.subarray(half);
+        })(),
+      );
+      const uploading = c.call('PUT', `/api/svc/v0.8/images/${uuid}/upload`, {
+        body,
+        headers: { 'content-type': 'application/octet-stream', 'x-svc-destination-container': env.container },
+      });
+      uploading.catch(() => {});
+      await untilKilled(c, written(c.dataDir, uuid));
+      const update = await c.call('PUT', `/api/svc/v2.0/images/${uuid}`, { body: { name: 'raced' } });
+      if (update.status !== 400)
+        throw new Error(`an update during the upload answered ${update.status}: ${JSON.stringify(update.body)}`);
+      rest();
+      const upload = await ok(uploading);
+      const task = ack.task(await c.task(upload.taskUuid));
+      if (task.status === 'SUCCEEDED') ack.entity(uuid, 'image', { bytes: env.bytes });
+    },
+  },
+  {
     name: 'object store create and delete',
     async run(c, ack, env) {
       const uuid = await createdStore(c, ack, env, 'store-delete');
@@ -253,6 +343,34 @@ export const WORKFLOWS = [
     },
   },
 ];
+
+/** `promise`, or the error of the simulator's kill when it dies first (`c.died`: its exit). */
+function untilKilled(c, promise) {
+  return Promise.race([
+    promise,
+    c.died.then(() => {
+      throw new Error('the simulator was killed');
+    }),
+  ]);
+}
+
+/** Resolves once the v0.8 upload of `uuid` has its first bytes in its partial file. */
+async function written(dataDir, uuid) {
+  const part = join(dataDir, 'images', `${uuid}.stage.part`);
+  for (;;) {
+    if (existsSync(part) && statSync(part).size > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** An element (v0.8) image without bytes whose create task has ended; its UUID. */
+async function elementImage(c, ack, name) {
+  const answer = await ok(c.call('POST', '/api/svc/v0.8/images', { body: { name, imageType: 'DISK_IMAGE' } }));
+  const create = ack.task(await c.task(answer.taskUuid));
+  const uuid = create.entity_reference_list[0].uuid;
+  ack.entity(uuid, 'image');
+  return uuid;
+}
 
 /** An image without bytes whose create task has ended; its UUID. */
 async function emptyImage(c, ack, name) {
@@ -339,9 +457,15 @@ export async function violations(dataDir, ack, start) {
     const all = await ok(c.call('POST', `${V3}/tasks/list`, { body: { kind: 'task', length: 500 } }));
     // the workflows' sources answer and nothing fails on purpose: a task that fails did so because
     // of the stop (its work not idempotent, its entity left where its end cannot apply)
-    for (const task of all.entities)
-      if (task.status !== 'SUCCEEDED')
+    for (const task of all.entities) {
+      // an acknowledged abort never ends otherwise; an abort sent but not answered may have taken
+      if (ack.aborted.has(task.uuid) && task.status !== 'ABORTED')
+        problems.push(
+          `task ${task.uuid} (${task.operation_type}): its abort was answered 200, it ended ${task.status}`,
+        );
+      else if (task.status !== 'SUCCEEDED' && !(task.status === 'ABORTED' && ack.abortsAsked.has(task.uuid)))
         problems.push(`task ${task.uuid} (${task.operation_type}) ended ${task.status}: ${task.error_detail}`);
+    }
     for (const [uuid, status] of ack.tasks) {
       const task = all.entities.find((t) => t.uuid === uuid);
       if (task?.status !== status)
