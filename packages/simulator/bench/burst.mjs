@@ -11,7 +11,7 @@ import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BATCH_ANSWER_LIMIT } from '../src/limits.js';
-import { certificate, seed, startChild } from './scale.mjs';
+import { certificate, post, seed, startChild } from './scale.mjs';
 
 const BURST_BATCHES = 100;
 const SUB_REQUESTS = 60;
@@ -110,6 +110,75 @@ export async function batchBurst() {
     );
     console.log(
       `  simulator peak RSS ${after.maxRssMB.toFixed(1)} MB (before the burst ${before.maxRssMB.toFixed(1)} MB)   goal < ${BURST_RSS_MB} MB   met: ${after.maxRssMB < BURST_RSS_MB ? 'yes' : 'NO'}`,
+    );
+  } finally {
+    agent.destroy();
+    await sim?.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Images of the catalogue the pages list: a page of them all is some 3 MB, as the hostile round's. */
+const PAGE_IMAGES = 3000;
+const PAGES = 64;
+const PAGES_MB = 50;
+
+/**
+ * A process's RSS once it has settled, in MB: after two full collections each second, until it
+ * has not fallen by more than 1 MB for 8 seconds (40 at most). V8 gives freed pages back to the
+ * system some seconds after the work that freed them (its memory reducer), not at the collection.
+ * @param {{ ask: (m: string) => Promise<any> }} child  a sim-child.mjs started with --expose-gc
+ * @returns {Promise<number>}
+ */
+async function settledMB(child) {
+  let lowest = Infinity;
+  for (let second = 0, calm = 0; second < 40 && calm < 8; second++) {
+    const { keptMB } = await child.ask('rss');
+    if (keptMB < lowest - 1) [lowest, calm] = [Math.min(lowest, keptMB), 0];
+    else [lowest, calm] = [Math.min(lowest, keptMB), calm + 1];
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  return lowest;
+}
+
+/**
+ * The memory the answer cache keeps (issue 58): a fresh simulator process over HTTPS, seeded with
+ * PAGE_IMAGES images, asked PAGES maximal list pages (each of every image, each body another, so
+ * that each is cached apart), one after the other. The figure is its RSS once settled (settledMB)
+ * after the pages, against the same before them: goal < PAGES_MB above it.
+ * @returns {Promise<void>}
+ * @throws {Error} when a page is not a 200 of every image
+ */
+export async function listPages() {
+  const tls = await certificate();
+  const work = mkdtempSync(join(tmpdir(), 'svc-sim-pages-'));
+  const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: tls.cert });
+  let sim;
+  try {
+    sim = await startChild(work, tls, agent, { nodeFlags: ['--expose-gc'] });
+    await seed(agent, sim.url, 0, PAGE_IMAGES);
+    const before = await settledMB(sim);
+    let bytes = 0;
+    for (let i = 0; i < PAGES; i++) {
+      // each body another order or offset: another answer, each of (nearly) every image
+      const body = JSON.stringify({
+        kind: 'image',
+        offset: Math.floor(i / 8),
+        length: PAGE_IMAGES,
+        sort_attribute: ['name', 'uuid', 'creation_time', 'last_update_time'][i % 4],
+        sort_order: (i >> 2) % 2 ? 'ASCENDING' : 'DESCENDING',
+      });
+      const answer = await post(agent, `${sim.url}/api/svc/v3/images/list`, body);
+      if (answer.status !== 200) throw new Error(`a page: HTTP ${answer.status} ${answer.text.slice(0, 200)}`);
+      bytes += answer.text.length;
+    }
+    const after = await settledMB(sim);
+    const above = after - before;
+    console.log(
+      `\n${PAGES} list pages of up to ${PAGE_IMAGES} images over HTTPS, one after another (${(bytes / PAGES / 1024 ** 2).toFixed(1)} MB each on average):`,
+    );
+    console.log(
+      `  simulator RSS once settled ${after.toFixed(1)} MB, ${above.toFixed(1)} MB above its ${before.toFixed(1)} MB before the pages   goal < ${PAGES_MB} MB above   met: ${above < PAGES_MB ? 'yes' : 'NO'}`,
     );
   } finally {
     agent.destroy();

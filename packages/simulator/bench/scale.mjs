@@ -29,9 +29,9 @@ import { fileURLToPath } from 'node:url';
 import { commandLine, fromEnv, integer, usageExit } from '@svc/args';
 
 const USAGE =
-  'Usage: [BENCH_SCALE=100,1000,10000,100000] [BENCH_SECONDS=4] [BENCH_ROUNDS=9] [BENCH_PARTS=prism,upload,curve,bare,burst] npm run bench -w @svc/simulator';
+  'Usage: [BENCH_SCALE=100,1000,10000,100000] [BENCH_SECONDS=4] [BENCH_ROUNDS=9] [BENCH_PARTS=prism,upload,curve,bare,burst,pages] npm run bench -w @svc/simulator';
 /** The parts of `npm run bench`, in the order they run (bench.mjs: prism, upload; here: curve, bare; burst.mjs: burst). */
-const PARTS = ['prism', 'upload', 'curve', 'bare', 'burst'];
+const PARTS = ['prism', 'upload', 'curve', 'bare', 'burst', 'pages'];
 const PASSWORD = 'bench';
 const AUTH = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
 const CONNECTIONS = 32;
@@ -127,17 +127,19 @@ function variants(body) {
  */
 
 /**
- * Starts the simulator in its own process on `dataDir`, over HTTPS with `tls`.
+ * Starts the simulator in its own process on `dataDir`, over HTTPS with `tls`; `nodeFlags` beside
+ * the simulator's own (`--expose-gc` for a figure of what stays after a collection).
  * @returns {Promise<Child & { startupMs: number }>}
  *   `startupMs`: from the fork to its first answer of an image list
  */
-export async function startChild(dataDir, tls, agent) {
+export async function startChild(dataDir, tls, agent, { nodeFlags = [] } = {}) {
   const started = performance.now();
-  const child = await forked('./sim-child.mjs', [
-    dataDir,
-    PASSWORD,
-    JSON.stringify({ cert: tls.cert, key: tls.private }),
-  ]);
+  const child = await forked(
+    './sim-child.mjs',
+    [dataDir, PASSWORD, JSON.stringify({ cert: tls.cert, key: tls.private })],
+    undefined,
+    nodeFlags,
+  );
   await post(agent, `${child.url}/api/svc/v3/images/list`, JSON.stringify({ kind: 'image', length: 1 }));
   return { ...child, startupMs: performance.now() - started };
 }
@@ -148,11 +150,14 @@ export async function startChild(dataDir, tls, agent) {
  * @param {string} file  e.g. './sim-child.mjs'
  * @param {string[]} args
  * @param {any} [hello]
+ * @param {string[]} [nodeFlags]
  * @returns {Promise<Child>}
  */
-async function forked(file, args, hello) {
+async function forked(file, args, hello, nodeFlags = []) {
   // as `npm run simulator` runs it (root package.json)
-  const child = fork(fileURLToPath(new URL(file, import.meta.url)), args, { execArgv: ['--max-semi-space-size=4'] });
+  const child = fork(fileURLToPath(new URL(file, import.meta.url)), args, {
+    execArgv: ['--max-semi-space-size=4', ...nodeFlags],
+  });
   if (hello) child.send(hello);
   const [{ url }] = await once(child, 'message');
   return {

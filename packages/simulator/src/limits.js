@@ -67,3 +67,10 @@ export const LINGER_BYTES = 64 * 1024 * 1024;
  * maximal list page is some 3 MB, so 64 of them held 200 MB or more under an entry count.
  */
 export const ANSWER_CACHE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Largest answer kept for reuse, in bytes. Polling clients ask pages of some 20 to 100 images
+ * (10 to 70 KB); a page of thousands (2 MB and more) is asked again rarely, and each kept one pins
+ * its memory in the allocator's heap: with 64 such pages the process settled some 60 MB higher.
+ */
+export const ANSWER_CACHE_ENTRY_BYTES = 256 * 1024;

@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prng } from '../src/faults.js';
-import { ANSWER_CACHE_BYTES } from '../src/limits.js';
+import { ANSWER_CACHE_BYTES, ANSWER_CACHE_ENTRY_BYTES } from '../src/limits.js';
 import { canCount, descriptors, extraDescriptors } from './support/leaks.js';
 import { within } from './support/raw.js';
 import { AUTH, startTestSimulator, waitTask } from './support/sim.js';
@@ -255,8 +255,8 @@ describe.runIf(canCount)('every resource given back', () => {
     expect(got.body.length).toBe(body.length);
   });
 
-  it('keeps the list answers it reuses within ANSWER_CACHE_BYTES, however many large pages are asked', async () => {
-    // 300 images of some 2.5 KB each: pages of 250 are some 600 KB, 64 of them some 38 MB
+  it('keeps the list answers it reuses within ANSWER_CACHE_BYTES, however many pages are asked', async () => {
+    // 300 images of some 2.5 KB each: 100 pages of 90 are some 225 KB each (each kept), 22 MB in all
     const description = 'd'.repeat(1000);
     for (let i = 0; i < 300; i++) {
       const created = await t.call('POST', `${V3}/images`, {
@@ -268,11 +268,20 @@ describe.runIf(canCount)('every resource given back', () => {
       });
       expect(created.status).toBe(202);
     }
-    for (let offset = 0; offset < 64; offset++) {
-      const page = await t.call('POST', `${V3}/images/list`, { body: { kind: 'image', length: 250, offset } });
-      expect(page.body.entities.length).toBeGreaterThan(200);
+    let bytes = 0;
+    for (let offset = 0; offset < 100; offset++) {
+      const page = await t.call('POST', `${V3}/images/list`, { body: { kind: 'image', length: 90, offset } });
+      expect(page.body.entities.length).toBe(90);
+      bytes += page.text.length;
     }
+    expect(bytes / 100).toBeLessThan(ANSWER_CACHE_ENTRY_BYTES);
+    expect(bytes).toBeGreaterThan(ANSWER_CACHE_BYTES);
     // the route, target and validation caches hold 4 MiB at most beside it
     expect(t.sim.resources().cacheBytes).toBeLessThanOrEqual(ANSWER_CACHE_BYTES + 4 * MiB);
+    // a page past the entry limit is not kept
+    const before = t.sim.resources().cacheBytes;
+    const large = await t.call('POST', `${V3}/images/list`, { body: { kind: 'image', length: 300 } });
+    expect(large.text.length).toBeGreaterThan(ANSWER_CACHE_ENTRY_BYTES);
+    expect(t.sim.resources().cacheBytes).toBeLessThanOrEqual(before + 4096);
   });
 });

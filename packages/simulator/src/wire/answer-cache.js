@@ -1,14 +1,16 @@
 // Answers reused while the documents they were read from are unchanged (adapter `cachedAnswers`):
 // the same request's bytes again, without parsing, validating or reading the store. Bounded in
-// bytes (ANSWER_CACHE_BYTES), so that many large pages cannot hold the process's memory.
-import { ANSWER_CACHE_BYTES } from '../limits.js';
+// bytes (ANSWER_CACHE_BYTES), and an answer larger than ANSWER_CACHE_ENTRY_BYTES is not kept, so
+// that many large pages cannot hold the process's memory.
+import { ANSWER_CACHE_BYTES, ANSWER_CACHE_ENTRY_BYTES } from '../limits.js';
 import { boundedCache } from './cache.js';
 
 /**
  * @typedef {object} AnswerCache
  * @property {<A extends { status: number, json?: any }>(key: string, generation: number, answer: () => Promise<A>)
  *   => Promise<A | { status: 200, json: Buffer }>} answered  the answer kept for `key` while `generation` is
- *   the one it was read at, else `answer()`'s, kept when it is a 200 whose body is a Buffer
+ *   the one it was read at, else `answer()`'s, kept when it is a 200 whose body is a Buffer of at most
+ *   ANSWER_CACHE_ENTRY_BYTES
  * @property {() => number} bytes  what it holds, for the leak check
  */
 
@@ -18,7 +20,7 @@ import { boundedCache } from './cache.js';
  */
 export function createAnswerCache(maxBytes = ANSWER_CACHE_BYTES) {
   /** @type {import('./cache.js').BoundedCache<{ generation: number, json: Buffer }>} */
-  const answers = boundedCache({ maxBytes });
+  const answers = boundedCache({ maxBytes, maxEntryBytes: ANSWER_CACHE_ENTRY_BYTES });
   return {
     async answered(key, generation, answer) {
       const known = answers.get(key);
