@@ -77,6 +77,33 @@ const lookupNotThisMachine = (hostname, options, callback) => {
   });
 };
 
+/**
+ * The local svc's control API: `/_svc/...` on the local svc's own origin (reset, clock, faults).
+ * Never a real endpoint's path: a page that sends one there is mistaken, and an endpoint that
+ * answered it could be told to do what only a local svc should.
+ */
+export const CONTROL_PREFIX = '/_svc/';
+
+/**
+ * Whether a forwarded path is the local svc's control API: its first non-empty segment, decoded,
+ * is `_svc` in any case (`/_svc/reset`, `//_svc`, `/%5Fsvc/`, `/x/../_svc`: the path is normalised
+ * as the endpoint would).
+ * @param {string} path the path after the authority, percent-encoded as received
+ * @returns {boolean}
+ */
+export function isControlPath(path) {
+  let segments;
+  try {
+    // appended, not resolved: `//_svc` is a path here, not an authority
+    segments = new URL(`http://endpoint.invalid${path.startsWith('/') ? path : `/${path}`}`).pathname
+      .split('/')
+      .map(decodeURIComponent);
+  } catch {
+    return false;
+  }
+  return segments.find((segment) => segment !== '')?.toLowerCase() === '_svc';
+}
+
 const HOST_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/i;
 
 /**
@@ -107,6 +134,14 @@ export function forwardRequest(
     if (!hostname || (!isIP(hostname) && !HOST_NAME.test(hostname))) throw new Error('bad host');
   } catch {
     return sendText(res, 400, `"${authority}" is not a host name or address with an optional port\n`);
+  }
+  if (isControlPath(rest)) {
+    req.resume();
+    return sendText(
+      res,
+      403,
+      `${CONTROL_PREFIX} paths are the control API of the local svc (reset, clock, faults): they are never forwarded to a real endpoint. Send them to the local svc itself.\n`,
+    );
   }
   const mode = String(req.headers[FORWARD_HEADER] ?? '');
   if (mode !== 'verify' && mode !== 'insecure') {

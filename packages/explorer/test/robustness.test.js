@@ -234,6 +234,87 @@ describe('request smuggling: the relay never forwards a body without its framing
   });
 });
 
+describe('the forwarder to real endpoints', () => {
+  /** A raw TCP upstream that records every byte it receives and answers each request 200. */
+  async function startRecordingUpstream() {
+    let bytes = '';
+    const sockets = new Set();
+    const server = createTcpServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.on('data', (chunk) => {
+        bytes += chunk;
+        socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok');
+      });
+    });
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    return {
+      port: server.address().port,
+      bytes: () => bytes,
+      close: () =>
+        new Promise((r) => {
+          for (const s of sockets) s.destroy();
+          server.close(r);
+        }),
+    };
+  }
+
+  it('refuses a GET, HEAD or DELETE with a chunked body to a real endpoint with 400; the endpoint sees nothing', async () => {
+    const upstream = await startRecordingUpstream();
+    const open = await startExplorer({ dir, allowLoopback: true });
+    try {
+      const { port } = new URL(open.url);
+      const inner = `GET /smuggled HTTP/1.1\r\nHost: 127.0.0.1:${upstream.port}\r\n\r\n`;
+      for (const method of ['GET', 'HEAD', 'DELETE']) {
+        for (const coding of ['chunked', 'Chunked', 'gzip, chunked']) {
+          const answer = await rawExchange(open.url, [
+            `${method} /forward/http/127.0.0.1:${upstream.port}/api/svc/v3/images/x HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+              `${FORWARD_HEADER}: verify\r\nTransfer-Encoding: ${coding}\r\n\r\n`,
+            `${Buffer.byteLength(inner).toString(16)}\r\n${inner}\r\n0\r\n\r\n`,
+          ]);
+          const what = `${method} with Transfer-Encoding: ${coding}`;
+          expect(answer, what).toMatchObject({ timedOut: false, reset: false });
+          expect(answer.text, what).toMatch(/^HTTP\/1\.1 400 /);
+          if (method !== 'HEAD')
+            expect(answer.text, what).toContain(`A ${method} request with a Transfer-Encoding body is not forwarded`);
+        }
+      }
+      expect(upstream.bytes()).toBe('');
+    } finally {
+      await open.close();
+      await upstream.close();
+    }
+  });
+
+  it("never forwards a path of the local svc's control API (/_svc/), in any spelling", async () => {
+    const upstream = await startCorsUpstream();
+    const open = await startExplorer({ dir, allowLoopback: true });
+    try {
+      for (const path of ['/_svc/reset', '/_SVC/state', '/%5Fsvc/reset', '//_svc/reset', '/x/../_svc/reset', '/_svc']) {
+        const res = await send(open.url, {
+          method: 'POST',
+          path: `/forward/http/127.0.0.1:${upstream.port}${path}`,
+          headers: { [FORWARD_HEADER]: 'verify' },
+        });
+        expect(res.status, path).toBe(403);
+        expect(res.headers['x-content-type-options']).toBe('nosniff');
+        expect(res.text, path).toMatch(/\/_svc\/ .*control API of the local svc.*never forwarded/);
+      }
+      expect(upstream.received).toEqual([]);
+      // a path that only starts like it is forwarded
+      const res = await send(open.url, {
+        path: `/forward/http/127.0.0.1:${upstream.port}/_svcx/images`,
+        headers: { [FORWARD_HEADER]: 'verify' },
+      });
+      expect(res.status).toBe(200);
+      expect(upstream.received).toEqual(['GET /_svcx/images']);
+    } finally {
+      await open.close();
+      await upstream.close();
+    }
+  });
+});
+
 describe('one decoded, normalised path for the host check and the routing', () => {
   it('routes an encoded /%6dock/ to the mock, and refuses it with a foreign Host', async () => {
     cors.received.length = 0;
