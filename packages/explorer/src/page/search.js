@@ -21,28 +21,63 @@ let matchers;
  */
 const fuzzyMatchers = () => (matchers ??= [new uFuzzy({ intraMode: 0, intraIns: 3 }), new uFuzzy({ intraMode: 1 })]);
 
-/**
- * The words of the index a query word may stand for: itself, and the words it abbreviates or
- * misspells, found by uFuzzy over the index's vocabulary (MiniSearch's own fuzziness is edit
- * distance, which a swap of two letters or an abbreviation exceeds).
- * @param {string[]} vocabulary the index's words
- * @param {string} word a query word, lower case (only words of four letters or more stand for others)
- * @returns {string[]}
- */
-export function wordsFor(vocabulary, word) {
-  const found = new Set([word]);
-  // a number or version ("v2.0") means itself
-  if (!/^[a-z]{4,}$/.test(word)) return [...found];
-  for (const matcher of fuzzyMatchers()) {
-    for (const i of matcher.filter(vocabulary, word) ?? []) found.add(vocabulary[i]);
-  }
-  return [...found];
+/** A word's consonant skeleton: its first letter and the consonants after it (`tasks` -> `tsks`). */
+const skeleton = (word) => word[0] + word.slice(1).replace(/[aeiouy]/g, '');
+
+/** Whether the letters of `short` come in order in `long`, starting with its first letter. */
+function abbreviates(short, long) {
+  if (short[0] !== long[0] || long.length < short.length) return false;
+  let at = 0;
+  for (const letter of long) if (letter === short[at]) at++;
+  return at === short.length;
 }
 
 /**
+ * The words of the index a query word may stand for, each with how surely (1 for the word
+ * itself): the words whose consonants it is ("tsk" is task, "imgs" images: 0.9), the words it
+ * abbreviates by dropping other letters ("ctnr" container: less, the more it dropped), and, for
+ * words of four letters or more, those it misspells (uFuzzy, a swap of two letters included:
+ * "uplaod"; MiniSearch's own fuzziness is edit distance, which a swap or an abbreviation exceeds).
+ * @param {string[]} vocabulary the index's words
+ * @param {string} word a query word, lower case
+ * @returns {Map<string, number>}
+ */
+export function expansionsOf(vocabulary, word) {
+  const found = new Map([[word, 1]]);
+  const add = (candidate, sure) => found.set(candidate, Math.max(found.get(candidate) ?? 0, sure));
+  // a number or version ("v2.0") means itself
+  if (!/^[a-z]{2,}$/.test(word)) return found;
+  // letters only where a word has consonants: an abbreviation by dropped vowels (and maybe more)
+  if (skeleton(word) === word && word.length >= 2) {
+    for (const candidate of vocabulary) {
+      if (!/^[a-z]+$/.test(candidate) || !abbreviates(word, candidate)) continue;
+      add(candidate, skeleton(candidate).startsWith(word) ? 0.9 : (0.6 * word.length) / skeleton(candidate).length);
+    }
+  }
+  if (word.length >= 4) {
+    const [dropped, typo] = fuzzyMatchers();
+    for (const i of typo.filter(vocabulary, word) ?? []) add(vocabulary[i], 0.7);
+    for (const i of dropped.filter(vocabulary, word) ?? []) add(vocabulary[i], 0.4);
+  }
+  return found;
+}
+
+/**
+ * The words of the index a query word may stand for (expansionsOf), without how surely.
+ * @param {string[]} vocabulary
+ * @param {string} word
+ * @returns {string[]}
+ */
+export function wordsFor(vocabulary, word) {
+  return [...expansionsOf(vocabulary, word).keys()];
+}
+
+/** How much each field weighs: the summary, operationId, path and tag more than the description. */
+const BOOST = { summary: 3, operationId: 2, path: 2, tag: 1.5, text: 1 };
+
+/**
  * The full-text engine over every operation of every API: fuzzy (one typo in five letters),
- * prefix matches, every word required, ranked by BM25 with the summary, operationId, path and
- * tag weighing more than the description.
+ * prefix matches, every word required, ranked by BM25 with the fields weighed by BOOST.
  * @param {{ api: string, operations: Record<string, { tag: string, method: string, path: string, summary: string, text: string }> }[]} index
  * @returns {{ engine: MiniSearch, vocabulary: string[] }}
  */
@@ -53,7 +88,7 @@ function engineOf(index) {
     fields: ['summary', 'operationId', 'path', 'tag', 'text'],
     storeFields: ['api', 'operationId', 'method'],
     searchOptions: {
-      boost: { summary: 3, operationId: 2, path: 2, tag: 1.5 },
+      boost: BOOST,
       fuzzy: (term) => (term.length > 3 ? 0.2 : null),
       prefix: true,
       combineWith: 'AND',
@@ -94,13 +129,21 @@ export function search(index, query) {
   let ranked;
   if (text.length) {
     const { engine, vocabulary } = engineOf(index);
-    // every query word must match, as itself or as one of the words it may stand for
+    // every query word must match, as itself or as one of the words it may stand for, the surer
+    // weighing more
     const query = {
       combineWith: 'AND',
-      // (a word MiniSearch splits, as "v2.0", needs all its parts)
       queries: text.map((w) => ({
         combineWith: 'OR',
-        queries: wordsFor(vocabulary, w).map((c) => ({ combineWith: 'AND', queries: [c] })),
+        queries: [...expansionsOf(vocabulary, w)].map(([c, sure]) => ({
+          // (a word MiniSearch splits, as "v2.0", needs all its parts)
+          combineWith: 'AND',
+          queries: [c],
+          boost: Object.fromEntries(Object.entries(BOOST).map(([field, weight]) => [field, weight * sure])),
+          // a word it stands for is a word of the index already: not fuzzy again ("container"
+          // would take "contains")
+          ...(c === w ? {} : { fuzzy: false }),
+        })),
       })),
     };
     ranked = engine.search(/** @type {any} */ (query)).map((hit) => ({ api: hit.api, operationId: hit.operationId }));
