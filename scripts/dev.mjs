@@ -38,6 +38,10 @@ const { build: buildExplorer } = await import(
 const mocks = new Map();
 let explorer;
 let watcher;
+/** What each API's sources give the page to show (a bundle that failed, lint errors): none when clean. */
+/** @type {Map<string, import('@svc/explorer').DevProblem[]>} */
+const problems = new Map();
+const showProblems = () => explorer?.problems([...problems.values()].flat());
 
 /** @type {import('./lib/dev.mjs').RebuildSteps} */
 const steps = {
@@ -54,6 +58,11 @@ const steps = {
   // Prism reads its document once per start: a reload starts the API's mock anew on the same port,
   // in the running Prism process.
   mock: (api) => mocks.get(api.name).reload(),
+  // the open pages say what the last save broke, until a save fixes it
+  report: (name, list) => {
+    problems.set(name, list);
+    showProblems();
+  },
 };
 
 console.log('dev: first build of every API');
@@ -83,6 +92,7 @@ explorer = await onPortOrFree(
   (p) => startExplorer({ dir: explorerDir, port: p, mocks: mockUrls, liveReload: true }),
   port,
 );
+showProblems(); // those of the first build, reported before the explorer listened
 
 // Each rebuild waits for the one before (the first build's included), the saves meanwhile go in
 // one rebuild; a failed one is reported and the next save still runs.

@@ -84,7 +84,25 @@ export function oneRunAtATime(run, onError, first) {
  * @property {(api: any) => Promise<string[]>} spectral  Spectral's findings on the bundle, one text each
  * @property {(names: string[]) => Promise<void>} types  regenerates the client's types of these APIs
  * @property {(api: any) => Promise<void>} mock       reloads the API's mock from the new bundle
+ * @property {(apiName: string, problems: import('@svc/explorer').DevProblem[]) => void} [report]
+ *   what the open pages show of an API's sources: the lines of a bundle that failed (`stage:
+ *   'bundle'`, the page keeps the last good build), else the linters' errors (`'lint'`); `[]`
+ *   once the API bundles and lints clean
  */
+
+/**
+ * A bundle's or a linter's line (`spec/<file>:line:col <severity> <rule> <message>`, Spectral's
+ * followed by a second line) as the page shows it.
+ * @param {string} text
+ * @param {'bundle' | 'lint'} stage
+ * @returns {import('@svc/explorer').DevProblem}
+ */
+export function problemOf(text, stage) {
+  const [first] = String(text).split('\n');
+  const m = /^(\S+?):(\d+):(\d+) (?:error|warn|warning|info|hint) (.*)$/.exec(first);
+  if (!m) return { file: '', message: first, stage };
+  return { file: m[1], line: Number(m[2]), column: Number(m[3]), message: m[4], stage };
+}
 
 /**
  * Rebuilds `apiList` for `npm run dev`, as early as each step can: the bundles first; as soon as
@@ -117,8 +135,11 @@ export async function rebuildApis(apiList, steps, log, since = performance.now()
       return [false];
     }
   };
+  /** Each API's errors for the page (report): a linter's error findings, each as a problem. */
+  /** @type {Map<string, import('@svc/explorer').DevProblem[]>} */
+  const lintErrors = new Map(apiList.map((api) => [api.name, []]));
   /** Runs a linter; its findings are logged under FAIL (an error) or `findings` (warnings only). */
-  const linted = async (label, fn) => {
+  const linted = async (label, apiName, fn) => {
     const started = performance.now();
     try {
       const found = await fn();
@@ -126,9 +147,13 @@ export async function rebuildApis(apiList, steps, log, since = performance.now()
       if (!found.length) log(`  ok   ${label} ${took}`);
       else {
         findings += found.length;
+        const isError = (f) => (typeof f === 'string' ? / error /.test(f.split('\n')[0]) : f.severity === 'error');
         const errors = found.some((f) => typeof f === 'string' || f.severity === 'error');
         log(`  ${errors ? 'FAIL' : 'warn'} ${label} ${took}: ${found.length} finding(s)`);
         for (const f of found) log(`    ${typeof f === 'string' ? f.replace(/\n/g, '\n    ') : f.text}`);
+        lintErrors
+          .get(apiName)
+          ?.push(...found.filter(isError).map((f) => problemOf(typeof f === 'string' ? f : f.text, 'lint')));
       }
     } catch (e) {
       failed++;
@@ -151,6 +176,14 @@ export async function rebuildApis(apiList, steps, log, since = performance.now()
   );
   if (refused.some((lines) => lines.length)) {
     for (const line of refused.flat()) log(line);
+    apiList.forEach((api, i) => {
+      const prefix = `  FAIL bundle ${api.name}: `;
+      if (refused[i].length)
+        steps.report?.(
+          api.name,
+          refused[i].map((l) => problemOf(l.slice(prefix.length), 'bundle')),
+        );
+    });
     log('dev: not reloaded: the page keeps the last good build');
     return { reloaded: false, findings, failed: refused.filter((lines) => lines.length).length };
   }
@@ -168,9 +201,11 @@ export async function rebuildApis(apiList, steps, log, since = performance.now()
   await Promise.all([
     types,
     ...apiList.map((api) => timed(`reload mock ${api.name}`, () => steps.mock(api))),
-    ...apiList.map((api) => linted(`redocly lint ${api.name}`, () => steps.lint(api))),
-    ...apiList.map((api) => linted(`spectral ${api.name}`, () => steps.spectral(api))),
+    ...apiList.map((api) => linted(`redocly lint ${api.name}`, api.name, () => steps.lint(api))),
+    ...apiList.map((api) => linted(`spectral ${api.name}`, api.name, () => steps.spectral(api))),
   ]);
+  // the page shows this build (or, when the explorer did not build, the last good one) and its errors
+  for (const api of apiList) steps.report?.(api.name, lintErrors.get(api.name) ?? []);
   log(
     `dev: rebuilt ${names.join(', ')}${findings ? `: ${findings} finding(s), fix them and save` : ', no findings'}` +
       (failed ? `; ${failed} step(s) failed` : ''),

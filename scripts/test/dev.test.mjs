@@ -132,8 +132,10 @@ describe('rebuildApis', () => {
         return step('types')();
       },
       mock: step('mock'),
+      report: (name, list) => reports.push([name, list]),
     };
-    return { order, steps };
+    const reports = [];
+    return { order, steps, reports };
   }
   const objects = [{ name: 'objects' }];
 
@@ -152,6 +154,38 @@ describe('rebuildApis', () => {
     expect(log.join('\n')).toMatch(
       /FAIL redocly lint objects .*1 finding\(s\)\n {4}spec\/objects\/openapi\.yaml:2:1 error struct bogus/,
     );
+  });
+
+  it('tells the page what to show: a failed bundle, then lint errors, then nothing once clean', async () => {
+    const broken = fakes({ bundleFails: true });
+    await rebuildApis(objects, broken.steps, () => {});
+    expect(broken.reports).toEqual([
+      [
+        'objects',
+        [
+          {
+            file: 'spec/objects/openapi.yaml',
+            line: 5,
+            column: 7,
+            message: 'yaml deficient indentation',
+            stage: 'bundle',
+          },
+        ],
+      ],
+    ]);
+    const linted = fakes({
+      found: [
+        { severity: 'error', text: 'spec/objects/openapi.yaml:2:1 error struct bogus' },
+        { severity: 'warn', text: 'spec/objects/openapi.yaml:3:1 warn style meh' },
+      ],
+    });
+    await rebuildApis(objects, linted.steps, () => {});
+    expect(linted.reports).toEqual([
+      ['objects', [{ file: 'spec/objects/openapi.yaml', line: 2, column: 1, message: 'struct bogus', stage: 'lint' }]],
+    ]);
+    const clean = fakes();
+    await rebuildApis(objects, clean.steps, () => {});
+    expect(clean.reports).toEqual([['objects', []]]);
   });
 
   it('does not reload, regenerate, lint or restart when the bundle fails: one line per problem', async () => {

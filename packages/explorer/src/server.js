@@ -21,6 +21,9 @@ export const SERVER_INFO_PATH = '/explorer-server.json';
  * @property {number} port  the TCP port the server listens on
  * @property {boolean} forward  whether `/forward/...` is served
  * @property {(what: string) => void} reload  tells every open page to reload (with `liveReload`; a no-op otherwise)
+ * @property {(list: import('./live-reload.js').DevProblem[]) => void} problems  tells every open page
+ *   (and every page opened later) what the spec's last save broke, shown at the top of the page;
+ *   `[]` takes it away (with `liveReload`; a no-op otherwise)
  * @property {() => Promise<void>} close  stops the server and drops open connections
  */
 
@@ -56,7 +59,8 @@ function isLoopback(host) {
  *   default it refuses this machine's addresses (any spelling, and names that resolve to them)
  *   except the ports of `mocks` and `simulator`
  * @param {boolean} [options.liveReload] serve the live-reload events and add their script to the
- *   page (`npm run dev`); `reload()` of the result then reloads every open page
+ *   page (`npm run dev`); `reload()` of the result then reloads every open page, `problems()` shows
+ *   what the last save broke in them
  * @returns {Promise<RunningExplorer>}
  * @throws {Error} when `dir` is not a built explorer (run `npm run build -w @svc/explorer`), when a
  *   mock or simulator URL is not an `http:`/`https:` URL, a mock names an API without
@@ -220,6 +224,7 @@ export async function startExplorer(
     port: address.port,
     forward: forwarding,
     reload: (what) => events.reload(what),
+    problems: (list) => events.problems(list),
     close: () =>
       new Promise((resolvePromise) => {
         events.close();

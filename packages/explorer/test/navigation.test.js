@@ -12,7 +12,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { credentialsLine } from '@svc/serve';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startExplorer } from '../src/index.js';
 import { openBrowser } from './support/browser.js';
 import { authorize as authorizeAs, clickUntilShown, guardedPage, startLocalSvc } from './support/page.js';
 
@@ -463,6 +464,44 @@ describe('small things', () => {
       expect(await uuid.getAttribute('title')).not.toMatch(/pattern|Guid/);
     } finally {
       // the next test goes on in this tab
+    }
+  });
+});
+
+describe('npm run dev: what the last save broke, in the page (issue 60)', () => {
+  it('shows a failed bundle (file, line, message, the last good build) and lint errors, and clears on a good build', async () => {
+    const page = await newPage();
+    const dev = await startExplorer({ dir: inject('explorerDist'), liveReload: true });
+    try {
+      await load(page, `${dev.url}?api=central`);
+      await page.locator('.opblock').first().waitFor();
+      const banner = page.locator('#svc-dev-problems');
+      dev.problems([
+        {
+          file: 'spec/central/paths/images.yaml',
+          line: 12,
+          column: 3,
+          message: 'yaml bad indentation',
+          stage: 'bundle',
+        },
+      ]);
+      await banner.waitFor();
+      expect(await banner.getAttribute('role')).toBe('alert');
+      expect((await banner.innerText()).split(/\n+/)).toEqual([
+        'npm run dev: the last save does not bundle. This page shows the last good build; fix the file and save.',
+        'spec/central/paths/images.yaml:12:3 yaml bad indentation',
+      ]);
+      // a page opened (or reloaded) meanwhile says it at once
+      await page.reload();
+      await banner.waitFor();
+      expect(await banner.innerText()).toContain('spec/central/paths/images.yaml:12:3');
+      dev.problems([{ file: 'spec/central/openapi.yaml', line: 4, column: 1, message: 'struct bogus', stage: 'lint' }]);
+      await expect.poll(() => banner.innerText()).toContain('the spec has lint errors (this page shows its build)');
+      expect(await banner.innerText()).toContain('spec/central/openapi.yaml:4:1 struct bogus');
+      dev.problems([]);
+      await banner.waitFor({ state: 'detached' });
+    } finally {
+      await dev.close();
     }
   });
 });
