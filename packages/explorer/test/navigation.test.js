@@ -285,6 +285,25 @@ describe('credentials', () => {
 });
 
 describe('390 px wide', () => {
+  it("a deep-linked operation's header shows below the sticky search, not under it (issue 60)", async () => {
+    const page = await newPage(PHONE);
+    await load(page, `${explorer.url}?api=central#/Tasks/tasks_abort`);
+    const header = page.locator('.opblock.is-open[id$="-tasks_abort"] .opblock-summary');
+    await header.waitFor();
+    const top = () => header.evaluate((el) => el.getBoundingClientRect().top);
+    // scrolled to it, far down the page, and the scrolling over (the same place over two frames)
+    const settled = async () => {
+      const before = await top();
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const after = await top();
+      return before === after && after < PHONE.height / 2 ? 'settled' : `moving (${before} -> ${after})`;
+    };
+    await expect.poll(settled, { message: 'the deep link never scrolled to its operation' }).toBe('settled');
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    const sidebarBottom = await page.locator('.svc-sidebar').evaluate((el) => el.getBoundingClientRect().bottom);
+    expect(await top()).toBeGreaterThanOrEqual(sidebarBottom);
+  });
+
   it('Servers and Authorize, then the operations on the first screen, the introduction after them; nothing is wider than the phone', async () => {
     const page = await newPage(PHONE);
     try {
@@ -465,6 +484,15 @@ describe('small things', () => {
     } finally {
       // the next test goes on in this tab
     }
+  });
+});
+
+describe('1440 px wide', () => {
+  it('an operation open with its links and examples does not make the page scroll sideways (issue 60)', async () => {
+    const page = await newPage();
+    await load(page, `${explorer.url}?api=central#/Images/images_create`);
+    await page.locator('.opblock.is-open[id$="-images_create"] button.execute').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(DESKTOP.width);
   });
 });
 

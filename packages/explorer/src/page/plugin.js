@@ -78,6 +78,12 @@ export function ExplorerPlugin(system) {
               layoutActions.scrollTo(key);
               layoutActions.scrollToVirtualizedOperation(key);
             },
+          // The browser's scrollIntoView instead of Swagger UI's zenscroll, which stops 9 px from
+          // the top whatever covers it: it keeps the page's scroll-padding-top (the sticky search of
+          // the narrow layout) and reduced motion.
+          scrollToElement: (ref) => () => {
+            ref?.scrollIntoView?.({ block: 'start' });
+          },
         },
       },
       auth: {

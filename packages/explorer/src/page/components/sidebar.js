@@ -20,6 +20,34 @@ export function navOpen() {
   return window.matchMedia?.('(min-width: 900px)').matches ?? true;
 }
 
+/** Whether the sidebar sits above the operations (the narrow layout of explorer.css). */
+const NARROW = '(max-width: 899px)';
+
+/**
+ * Keeps `--svc-sticky-top` (the page's `scroll-padding-top`) at the height of the sidebar where it
+ * is stuck to the top of a narrow window: an operation scrolled to stops under it.
+ * @param {HTMLElement | null} sidebar
+ * @returns {() => void} stops watching
+ */
+function keepStickyTop(sidebar) {
+  if (!sidebar || typeof ResizeObserver !== 'function') return () => {};
+  const set = () => {
+    const narrow = window.matchMedia?.(NARROW).matches ?? false;
+    document.documentElement.style.setProperty(
+      '--svc-sticky-top',
+      narrow ? Math.ceil(sidebar.getBoundingClientRect().height) + 8 + 'px' : '0px',
+    );
+  };
+  const observer = new ResizeObserver(set);
+  observer.observe(sidebar);
+  window.addEventListener('resize', set);
+  set();
+  return () => {
+    observer.disconnect();
+    window.removeEventListener('resize', set);
+  };
+}
+
 /** The link of a workflow's first step. */
 const workflowLink = (api, workflowId) => '?api=' + api + '&workflow=' + encodeURIComponent(workflowId) + '&step=0';
 
@@ -32,6 +60,8 @@ export function Sidebar({ sys }) {
   const q = typeof query === 'string' ? query : '';
   const [draft, setDraft] = React.useState(q);
   const [open, setOpen] = React.useState(navOpen);
+  const nav = React.useRef(null);
+  React.useEffect(() => keepStickyTop(nav.current), []);
   const onSearch = (event) => {
     loadSearch();
     const value = event.target.value;
@@ -148,7 +178,7 @@ export function Sidebar({ sys }) {
   }
   return h(
     'nav',
-    { className: 'svc-sidebar', 'aria-label': 'APIs and operations' },
+    { className: 'svc-sidebar', 'aria-label': 'APIs and operations', ref: nav },
     h(
       'div',
       { className: 'svc-search', role: 'search' },
