@@ -365,6 +365,18 @@ describe('390 px wide', () => {
 });
 
 describe('keyboard and search', () => {
+  it('from the page top, the second Tab is a skip link to Authorize (issue 60)', async () => {
+    const page = await newPage();
+    await load(page, `${explorer.url}?api=central`);
+    await page.locator('.opblock').first().waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toMatchObject({ className: 'svc-skip', text: 'Skip to Authorize' });
+    await page.keyboard.press('Enter');
+    expect((await focused(page)).className).toContain('authorize');
+    expect(await inViewport(page.locator('.scheme-container button.authorize'))).toBe(true);
+  });
+
   it('from the page top, a skip link and a few Tabs reach Execute of the linked operation', async () => {
     const page = await newPage();
     try {

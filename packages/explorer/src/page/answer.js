@@ -24,3 +24,17 @@ export function answerOf(response) {
   }
   return { status: Number(get('status')) || 0, headers, body, text };
 }
+
+/**
+ * Swagger UI's response of an Execute as it reached `setResponse`, made one shape: an error
+ * status comes as `{ error: true, err }` with the answer in `err.response` (swagger-client throws
+ * on 4xx and 5xx); a request that got no answer (network, CORS) as `status: 0` and the reason.
+ * @param {any} res the payload of `setResponse`
+ * @returns {{ status: number, headers?: Record<string, string>, body?: any, text?: string }}
+ */
+export function settledResponse(res) {
+  if (!res?.error) return res;
+  const answer = res.err?.response;
+  if (answer) return { ...answer, status: Number(answer.status ?? res.err.status) || 0 };
+  return { status: 0, headers: {}, text: String(res.err?.message ?? 'no answer') };
+}

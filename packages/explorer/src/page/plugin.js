@@ -1,5 +1,6 @@
 // Swagger UI's house plugin: only wiring (actions wrapped, components placed). ES module.
 import { subdocument } from '@svc/oas';
+import { settledResponse } from './answer.js';
 import { AuthorizationDialog, AuthorizeWithUser } from './components/authorize.js';
 import { CodeSamples } from './components/code-samples.js';
 import { ExecuteWithFileCheck } from './components/execute.js';
@@ -13,6 +14,7 @@ import { useReact } from './components/react.js';
 import { SelfSignedToggle } from './components/self-signed.js';
 import { TopBar } from './components/top-bar.js';
 import { paramErrors, validationMessages } from './errors.js';
+import { focusAnswer } from './focus.js';
 import { recordHistory } from './history.js';
 import { localExampleBody } from './local-examples.js';
 import { checkOperationLink } from './notices.js';
@@ -164,7 +166,10 @@ export function ExplorerPlugin(system) {
           setResponse: (ori, sys) => (path, method, res) => {
             recordStepAnswer(path, method, res);
             recordHistory(sys, path, method, res);
-            return ori(path, method, res);
+            const result = ori(path, method, res);
+            // after an Execute, the focus and the view go to the answer's status
+            focusAnswer(path, method, settledResponse(res).status);
+            return result;
           },
         },
       },
@@ -207,7 +212,11 @@ export function ExplorerPlugin(system) {
           h(SelfSignedToggle),
         ),
       AuthorizeBtnContainer: (Original) => (props) =>
-        h('section', { className: 'svc-authorize', 'aria-label': 'Authorize' }, h(Original, props)),
+        h(
+          'section',
+          { className: 'svc-authorize', id: 'svc-authorize', 'aria-label': 'Authorize' },
+          h(Original, props),
+        ),
       InfoContainer: (Original) => (props) =>
         h('section', { className: 'svc-info', 'aria-label': 'About this API' }, h(Original, props)),
     },

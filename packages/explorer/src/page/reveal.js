@@ -2,6 +2,8 @@
 // operation only when it first renders, so an operation opened from the sidebar, a workflow step
 // or a followed link is scrolled to and focused here. ES module.
 
+import { cancelAnswerFocus } from './focus.js';
+
 /** How long to wait for Swagger UI to render an operation open (ms): a filtered-out one never shows. */
 const GIVE_UP_MS = 10_000;
 
@@ -24,6 +26,7 @@ export function openOperation(root, operationId) {
  * @returns {Promise<HTMLElement | null>} the operation's block, null when it did not show
  */
 export function revealOperation(operationId, { focus = true } = {}) {
+  cancelAnswerFocus();
   const root = document.getElementById('swagger-ui') || document.body;
   const show = (block) => {
     block.scrollIntoView({ block: 'start' });

@@ -1,5 +1,6 @@
 // Authorize: the user logged in beside the button, and the keyboard's way back to it when its
 // dialog closes. ES module.
+import { focusOpener } from '../focus.js';
 import { loggedInUser } from '../requests.js';
 import { h, react } from './react.js';
 
@@ -19,7 +20,8 @@ export function AuthorizeWithUser({ Original, sys, props }) {
 
 /**
  * Swagger UI's `authorizationPopup`: when it closes (Close, Escape, the backdrop), the focus goes
- * back to Authorize instead of falling to the page's start.
+ * back to the button that opened it (Authorize, or the Authorize of a 401's explanation) instead
+ * of falling to the page's start.
  * @param {{ Original: any, props: any }} props
  */
 export function AuthorizationDialog({ Original, props }) {
@@ -27,10 +29,7 @@ export function AuthorizationDialog({ Original, props }) {
     () => () => {
       const button = /** @type {HTMLElement | null} */ (document.querySelector(AUTHORIZE_BUTTON));
       // after the dialog's own nodes are gone
-      requestAnimationFrame(() => {
-        const lost = !document.activeElement || document.activeElement === document.body;
-        if (lost) button?.focus();
-      });
+      requestAnimationFrame(() => focusOpener(button));
     },
     [],
   );

@@ -1,5 +1,6 @@
 // The page's frame: the svc logo, the skip link, the sidebar beside Swagger UI's layout, "Start
 // here" above it and the step bar under it. ES module.
+import { AUTHORIZE_BUTTON } from './authorize.js';
 import { h } from './react.js';
 import { Sidebar } from './sidebar.js';
 import { StartHere } from './start-here.js';
@@ -30,6 +31,17 @@ export function SkipLink() {
   return h('a', { href: '#svc-main', className: 'svc-skip', onClick }, 'Skip to the operation');
 }
 
+/** "Skip to Authorize": the second stop of the Tab order, to Authorize (the credentials). */
+export function SkipToAuthorize() {
+  const onClick = (event) => {
+    event.preventDefault();
+    const button = /** @type {HTMLElement | null} */ (document.querySelector(AUTHORIZE_BUTTON));
+    button?.focus();
+    button?.scrollIntoView({ block: 'center' });
+  };
+  return h('a', { href: '#svc-authorize', className: 'svc-skip', onClick }, 'Skip to Authorize');
+}
+
 /**
  * The layout (Swagger UI's `layout: 'SvcLayout'`).
  * @param {any} system Swagger UI's system
@@ -42,6 +54,7 @@ export function layoutOf(system) {
       'div',
       { className: 'swagger-ui svc-app' },
       h(SkipLink),
+      h(SkipToAuthorize),
       h(Topbar),
       h(
         'div',

@@ -1,6 +1,7 @@
 // The current workflow step where the work is: a bar fixed at the bottom of the window with the
 // step and its state, its Execute, "Poll until done" for a step that waits on a state, and
 // "Next step". ES module.
+import { quietly } from '../focus.js';
 import { fileMissing } from '../requests.js';
 import { activeWorkflow, answersOf, executeStep, POLL, stepApi, stepOperation } from '../runner.js';
 import { page } from '../state.js';
@@ -27,7 +28,8 @@ export function StepBar({ sys }) {
   const poll = async () => {
     for (let attempt = 1; attempt <= POLL.attempts; attempt++) {
       setPolling(attempt);
-      const answer = await executeStep(sys, active);
+      // the first attempt's answer takes the focus, not every one after it
+      const answer = await (attempt === 1 ? executeStep(sys, active) : quietly(() => executeStep(sys, active)));
       if (!answer || stepState(step, answer).state !== 'repeat') break;
       if (attempt < POLL.attempts) await new Promise((r) => setTimeout(r, POLL.intervalMs));
     }
