@@ -5,11 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { searchIndexOf, stripAuthorNotes } from '../scripts/search-index.mjs';
 import { workflowView } from '../src/page/components/workflow-view.js';
 import { explain, paramErrors, UUID_MESSAGE, validationMessages } from '../src/page/errors.js';
+import { freshName, latestOf, newestFirst, pickKnown } from '../src/page/knowledge.js';
 import { answerLinks } from '../src/page/links.js';
-import { localExampleBody, SAMPLE_IMAGE_PATH } from '../src/page/local-examples.js';
-import { matchingIds, operationLink, queryWords, search } from '../src/page/search.js';
+import { localBody, SAMPLE_IMAGE_PATH } from '../src/page/local-examples.js';
+import { bodyReferences, parameterKind, selfReference } from '../src/page/references.js';
+import { expansionsOf, matchingIds, operationLink, queryWords, search } from '../src/page/search.js';
 import { parsedJson } from '../src/page/spec-json.js';
-import { kindOf, newestUuid, uuidsOf } from '../src/page/uuid-sources.js';
+import { goneOf, kindOf, uuidsOf } from '../src/page/uuid-sources.js';
 import { linkValues, pointerGet, pointerSet, resolveValue, stepInputs, stepState } from '../src/page/workflow.js';
 
 describe('explain', () => {
@@ -170,6 +172,11 @@ describe('search', () => {
     expect(first('uplaod')).toBe('images_upload_file');
     expect(first('objstore')).toMatch(/^objectstores_/);
     expect(first('list imgs')).toBe('images_list');
+    // letters where the word has consonants, vowels dropped (issue 60), and a four-letter one
+    expect(first('tsk')).toMatch(/^tasks_/);
+    expect(first('tsk poll')).toBe('tasks_poll');
+    expect(first('imgs')).toMatch(/^images_/);
+    expect(first('ctnr')).toMatch(/^storage_containers_/);
     // still exact where it was: one operation speaks of FIQL, nothing of zzz
     expect(search(bundles, 'fiql').flatMap((r) => r.operations.map((o) => o.operationId))).toEqual([
       'storage_containers_list_v2_0',
@@ -295,7 +302,7 @@ describe('one message for a bad UUID', () => {
 });
 
 describe('what the components show, as functions', () => {
-  it('names the UUIDs an answer gives by kind: its entity, a list first entity, its links', () => {
+  it('names the UUIDs an answer gives by kind: its entity, every entity of a list, its links', () => {
     expect(kindOf('/images/{uuid}/file', 'uuid')).toBe('images');
     expect(kindOf('/v0.8/tasks/{uuid}/poll', 'uuid')).toBe('tasks');
     expect(kindOf('/images/list')).toBe('images');
@@ -318,20 +325,52 @@ describe('what the components show, as functions', () => {
       uuidsOf({
         path: '/v2.0/storage_containers',
         params: {},
-        body: { entities: [{ storage_container_uuid: container }, { storage_container_uuid: task }] },
+        body: { entities: [{ storage_container_uuid: container, name: 'ISO' }, { storage_container_uuid: task }] },
         links: [],
       }),
-    ).toEqual([{ kind: 'storage_containers', uuid: container }]);
+    ).toEqual([
+      { kind: 'storage_containers', uuid: container, name: 'ISO' },
+      { kind: 'storage_containers', uuid: task },
+    ]);
     expect(
       uuidsOf({ path: '/images/list', params: {}, body: { entities: [{ uuid: 'not-a-uuid' }] }, links: [] }),
     ).toEqual([]);
-    const entries = [
-      { api: 'element', uuids: [{ kind: 'images', uuid: container }] },
-      { api: 'central', uuids: [{ kind: 'tasks', uuid: task }] },
-      { api: 'central', uuids: [{ kind: 'images', uuid: image }] },
-    ];
-    expect(newestUuid(entries, 'central', 'images')).toEqual({ uuid: image, entry: entries[2] });
-    expect(newestUuid(entries, 'objects', 'images')).toBeNull();
+    // what a list says of each entity: created (ms), name, spec_version; the object store list's `specs`
+    expect(
+      uuidsOf({
+        path: '/images/list',
+        params: {},
+        body: {
+          entities: [
+            { metadata: { uuid: image, creation_time: '2026-01-05T09:00:00Z', spec_version: 3 }, spec: { name: 'a' } },
+          ],
+        },
+        links: [],
+      }),
+    ).toEqual([
+      { kind: 'images', uuid: image, created: Date.parse('2026-01-05T09:00:00Z'), name: 'a', specVersion: 3 },
+    ]);
+    expect(
+      uuidsOf({
+        path: '/v2.0/tasks/list',
+        params: {},
+        body: { entities: [{ uuid: task, create_time_usecs: 1795879269059000 }] },
+        links: [],
+      }),
+    ).toEqual([{ kind: 'tasks', uuid: task, created: 1795879269059 }]);
+    expect(
+      uuidsOf({ path: '/objectstores/list', params: {}, body: { specs: [{ metadata: { uuid: image } }] }, links: [] }),
+    ).toEqual([{ kind: 'objectstores', uuid: image }]);
+  });
+
+  it('says which UUID an answer shows gone: a deletion, a 404 of the path', () => {
+    const image = 'c2d4b1f5-8a3e-4c6b-9f1d-2e7a5b3c9d10';
+    expect(goneOf({ method: 'delete', path: '/images/{uuid}', params: { uuid: image }, status: 202 })).toEqual([image]);
+    expect(goneOf({ method: 'get', path: '/v2.0/images/{uuid}', params: { uuid: image }, status: 404 })).toEqual([
+      image,
+    ]);
+    expect(goneOf({ method: 'delete', path: '/images/{uuid}', params: { uuid: image }, status: 409 })).toEqual([]);
+    expect(goneOf({ method: 'get', path: '/images/{uuid}/file', params: { uuid: image }, status: 404 })).toEqual([]);
   });
 
   it('says a complete workflow offers nothing to Execute, and a step that needs a file says so', () => {
@@ -359,30 +398,155 @@ describe('what the components show, as functions', () => {
     ).toMatchObject({ poll: true, state: 'repeat', words: 'not yet: Execute again (/state = "RUNNING")' });
   });
 
-  it("points an untouched example's source_uri at the local svc; leaves what the user typed", () => {
-    const spec = {
-      paths: {
-        '/images': {
-          post: {
-            requestBody: {
-              content: {
-                'application/json': {
-                  examples: { a: { value: { spec: { resources: { source_uri: 'https://example.org/x.img' } } } } },
-                },
-              },
-            },
-          },
+  it("makes an example body the local svc's: its image sources the sample, its references the newest live entities", () => {
+    const known = (kind, uuid, extra = {}) => ({
+      kind,
+      uuid,
+      at: '2026-01-01T00:00:00.000Z',
+      from: { method: 'get', path: '/x' },
+      ...extra,
+    });
+    const live = {
+      clusters: [known('clusters', 'c0000000-0000-4000-8000-000000000001', { name: 'cluster-01' })],
+      subnets: [
+        known('subnets', 'a0000000-0000-4000-8000-000000000001'),
+        known('subnets', 'a0000000-0000-4000-8000-000000000002'),
+      ],
+      images: [known('images', 'b0000000-0000-4000-8000-000000000001')],
+    };
+    const pick = (kind, count) => (live[kind] ?? []).slice(0, count);
+    const example = {
+      metadata: { kind: 'image', uuid: 'e0000000-0000-4000-8000-00000000000e', spec_version: 1 },
+      spec: {
+        resources: {
+          source_uri: 'https://example.org/x.img',
+          cluster_reference: { kind: 'cluster', uuid: 'e0000000-0000-4000-8000-000000000001' },
+          network_reference_list: [{ kind: 'subnet', uuid: 'e0000000-0000-4000-8000-000000000002' }],
+          owner_reference: { kind: 'user', uuid: 'e0000000-0000-4000-8000-000000000003' },
         },
       },
+      image_import_spec: {
+        url: 'http://example.org/y.qcow2',
+        storage_container_uuid: 'e0000000-0000-4000-8000-000000000004',
+      },
+      task_uuid_list: ['e0000000-0000-4000-8000-000000000005', 'e0000000-0000-4000-8000-000000000006'],
     };
-    const example = JSON.stringify({ spec: { resources: { source_uri: 'https://example.org/x.img' } } }, null, 2);
-    const local = localExampleBody(spec, ['/images', 'post'], example, 'https://127.0.0.1:9440');
-    expect(JSON.parse(String(local)).spec.resources.source_uri).toBe(`https://127.0.0.1:9440${SAMPLE_IMAGE_PATH}`);
-    const typed = JSON.stringify({ spec: { resources: { source_uri: 'https://example.org/mine.img' } } });
-    expect(localExampleBody(spec, ['/images', 'post'], typed, 'https://127.0.0.1:9440')).toBe(typed);
-    expect(localExampleBody(spec, ['/images', 'post'], 'not json source_uri', 'https://127.0.0.1:9440')).toBe(
-      'not json source_uri',
+    const { body, filled } = localBody(example, {
+      path: '/images/{uuid}',
+      localSvc: 'https://127.0.0.1:9440',
+      pick,
+      specVersionOf: () => 7,
+    });
+    expect(body.spec.resources.source_uri).toBe(`https://127.0.0.1:9440${SAMPLE_IMAGE_PATH}`);
+    expect(body.image_import_spec.url).toBe(`https://127.0.0.1:9440${SAMPLE_IMAGE_PATH}`);
+    expect(body.spec.resources.cluster_reference.uuid).toBe(live.clusters[0].uuid);
+    expect(body.spec.resources.network_reference_list[0].uuid).toBe(live.subnets[0].uuid);
+    // nothing known of users, containers or tasks: the example stays
+    expect(body.spec.resources.owner_reference.uuid).toBe(example.spec.resources.owner_reference.uuid);
+    expect(body.image_import_spec.storage_container_uuid).toBe(example.image_import_spec.storage_container_uuid);
+    expect(body.task_uuid_list).toEqual(example.task_uuid_list);
+    // an update's own entity: the path's, with its spec_version now
+    expect(body.metadata).toEqual({ kind: 'image', uuid: live.images[0].uuid, spec_version: 7 });
+    expect(filled.map((f) => f.pointer).sort()).toEqual(
+      [
+        '/image_import_spec/url',
+        '/metadata/spec_version',
+        '/metadata/uuid',
+        '/spec/resources/cluster_reference/uuid',
+        '/spec/resources/network_reference_list/0/uuid',
+        '/spec/resources/source_uri',
+      ].sort(),
     );
+    expect(example.spec.resources.source_uri).toBe('https://example.org/x.img'); // not changed
+    // a list of references takes as many live ones as it had, or as there are
+    const tasks = localBody(
+      { task_uuid_list: ['x', 'y', 'z'] },
+      {
+        path: '/tasks/poll',
+        localSvc: 'https://h',
+        pick: (k, n) => (k === 'tasks' ? [known('tasks', 't1'), known('tasks', 't2')].slice(0, n) : []),
+        specVersionOf: () => undefined,
+      },
+    );
+    expect(tasks.body.task_uuid_list).toEqual(['t1', 't2']);
+  });
+
+  it('finds the fields that name other entities, by the service conventions', () => {
+    expect(parameterKind('/images/{uuid}/file', { name: 'uuid', in: 'path' })).toBe('images');
+    expect(parameterKind('/services/{service_name}/status', { name: 'service_name', in: 'path' })).toBeNull();
+    expect(parameterKind('/v0.8/images/{uuid}/upload', { name: 'X-Svc-Destination-Container', in: 'header' })).toBe(
+      'storage_containers',
+    );
+    expect(parameterKind('/v0.8/tasks', { name: 'entityUuids', in: 'query' })).toBe('images');
+    expect(parameterKind('/v0.8/tasks', { name: 'count', in: 'query' })).toBeNull();
+    expect(
+      bodyReferences({
+        metadata: { kind: 'objectstore' },
+        spec: {
+          resources: {
+            cluster_reference: { kind: 'cluster', uuid: 'u' },
+            client_access_network_reference: { kind: 'subnet', uuid: 'v' },
+          },
+        },
+        image_reference_list: [{ kind: 'image', uuid: 'w' }],
+        entity_list: [{ entity_id: 'x', entity_type: 'Image' }],
+        completed_tasks: ['y'],
+        image_import_spec: { storage_container_uuid: 'z' },
+      }),
+    ).toEqual([
+      { pointer: '/spec/resources/cluster_reference/uuid', kind: 'clusters' },
+      { pointer: '/spec/resources/client_access_network_reference/uuid', kind: 'subnets' },
+      { pointer: '/image_reference_list/0/uuid', kind: 'images' },
+      { pointer: '/entity_list/0/entity_id', kind: 'images' },
+      { pointer: '/completed_tasks', kind: 'tasks', list: true },
+      { pointer: '/image_import_spec/storage_container_uuid', kind: 'storage_containers' },
+    ]);
+    expect(selfReference('/images/{uuid}', { metadata: { uuid: 'u', spec_version: 1 } })).toEqual({
+      kind: 'images',
+      parameter: 'uuid',
+      uuid: '/metadata/uuid',
+      specVersion: '/metadata/spec_version',
+    });
+    expect(selfReference('/images', { metadata: { kind: 'image' } })).toBeNull();
+  });
+
+  it('knows the newest live entity: the newest answer, the newest created in a list, nothing the tab saw deleted', () => {
+    const a = { kind: 'images', uuid: 'a', at: '2026-01-01T00:00:01.000Z', from: { method: 'post', path: '/images' } };
+    const b = {
+      kind: 'images',
+      uuid: 'b',
+      at: '2026-01-01T00:00:00.000Z',
+      created: 2,
+      from: { method: 'post', path: '/images/list', list: true },
+    };
+    const c = { ...b, uuid: 'c', created: 5 };
+    const d = { ...b, uuid: 'd', created: undefined };
+    const knowns = newestFirst([d, b, c, a]);
+    expect(knowns.map((k) => k.uuid)).toEqual(['a', 'c', 'b', 'd']);
+    expect(pickKnown(knowns, 'images').map((k) => k.uuid)).toEqual(['a']);
+    expect(pickKnown(knowns, 'images', { gone: new Set(['a']), count: 2 }).map((k) => k.uuid)).toEqual(['c', 'b']);
+    expect(pickKnown(knowns, 'images', { not: new Set(['a', 'c']) }).map((k) => k.uuid)).toEqual(['b']);
+    expect(pickKnown(knowns, 'tasks')).toEqual([]);
+    expect(
+      latestOf(
+        [
+          { ...a, specVersion: 2 },
+          { ...a, specVersion: 1, name: 'x' },
+        ],
+        'a',
+      ),
+    ).toEqual({ specVersion: 2, name: 'x' });
+    expect(freshName('objects-prod-01', ['objects-prod-02'])).toBe('objects-prod-03');
+    expect(freshName('store', [])).toBe('store-2');
+  });
+
+  it('reads an abbreviation by its consonants, and a misspelling, as the index words they stand for', () => {
+    const vocabulary = ['task', 'tasks', 'container', 'contains', 'images', 'upload'];
+    expect([...expansionsOf(vocabulary, 'tsk').keys()]).toEqual(['tsk', 'task', 'tasks']);
+    expect(expansionsOf(vocabulary, 'ctnr').has('container')).toBe(true);
+    expect(expansionsOf(vocabulary, 'ctnr').has('contains')).toBe(false);
+    expect(expansionsOf(vocabulary, 'uplaod').has('upload')).toBe(true);
+    expect([...expansionsOf(vocabulary, 'v2.0').keys()]).toEqual(['v2.0']);
   });
 
   it("lists an answer's links with values, a header link's location kept", () => {

@@ -149,6 +149,23 @@ describe('"Start here" workflows against the local svc', () => {
     expect(urls.enable).toBe(`${simulator.url}/api/svc/v3/services/oss`);
     expect(urls.create).toBe(`${simulator.url}/oss/api/svc/v3/objectstores`);
     expect(urls.follow).toMatch(/\/oss\/api\/svc\/v3\/objectstores\/[0-9a-f-]{36}$/);
+    // The history shows every step's request, of both APIs, with its status (issue 60).
+    const shown = await page
+      .locator('.svc-history li')
+      .evaluateAll((items) =>
+        items.map(
+          (li) =>
+            `${li.querySelector('.svc-history-url')?.textContent} ${li.querySelector('.svc-history-status')?.textContent}`,
+        ),
+      );
+    const steps = ['/services/oss 202', '/clusters/list 200', '/subnets/list 200', '/objectstores 202'];
+    for (const step of steps) expect(shown, step).toContain(step);
+    expect(shown.some((s) => /^\/services\/\{service_name\}\/status 200$/.test(s))).toBe(true);
+    expect(shown.some((s) => /^\/objectstores\/\{uuid\} 200$/.test(s))).toBe(true);
+    // every entry of the tab, not only the API shown's
+    expect(shown.length).toBe(
+      await page.evaluate(() => JSON.parse(sessionStorage.getItem('svc-explorer.history')).length),
+    );
   });
 
   it("outside a workflow, an answer's OpenAPI links open the next operation with its values", async () => {

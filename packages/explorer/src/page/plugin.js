@@ -2,6 +2,7 @@
 import { subdocument } from '@svc/oas';
 import { settledResponse } from './answer.js';
 import { AuthorizationDialog, AuthorizeWithUser } from './components/authorize.js';
+import { BodyNote } from './components/body-note.js';
 import { CodeSamples } from './components/code-samples.js';
 import { ExecuteWithFileCheck } from './components/execute.js';
 import { Explanation } from './components/explanation.js';
@@ -13,24 +14,30 @@ import { PrefilledParameter } from './components/prefilled-parameter.js';
 import { useReact } from './components/react.js';
 import { SelfSignedToggle } from './components/self-signed.js';
 import { TopBar } from './components/top-bar.js';
+import { bodyValue, parameterValue, refreshDefaults, serverKind } from './defaults.js';
 import { paramErrors, validationMessages } from './errors.js';
 import { focusAnswer } from './focus.js';
-import { recordHistory } from './history.js';
-import { localExampleBody } from './local-examples.js';
+import { recordHistory, resumeReplay } from './history.js';
+import { readLists } from './live-state.js';
 import { checkOperationLink } from './notices.js';
-import {
-  displayedRequest,
-  forgetAuth,
-  localSvcUrl,
-  opsFilter,
-  rememberAuth,
-  restoreAuth,
-  serverInfo,
-  serverInfoKnown,
-} from './requests.js';
-import { onLocalSvc, recordStepAnswer, resumeWorkflow } from './runner.js';
+import { displayedRequest, forgetAuth, opsFilter, rememberAuth, restoreAuth, serverInfo } from './requests.js';
+import { recordStepAnswer, resumeWorkflow } from './runner.js';
 import { parsedJson } from './spec-json.js';
-import { apiChosen, pageWindow, specObject } from './state.js';
+import { apiChosen, page, pageWindow } from './state.js';
+
+/**
+ * Reads the local svc's lists for the API shown when the server selected is the local svc
+ * (`force`: again, after Authorize), then sets the forms' defaults from them.
+ * @param {any} system Swagger UI's system
+ * @param {{ force?: boolean }} [options]
+ */
+function readLiveState(system, { force = false } = {}) {
+  serverInfo.then(() => {
+    refreshDefaults(system);
+    if (serverKind(system) !== 'local') return;
+    readLists(page.api, { force }).then(() => refreshDefaults(system));
+  });
+}
 
 /**
  * The house plugin of Swagger UI: wires the page state, the workflow runner and the components
@@ -90,9 +97,12 @@ export function ExplorerPlugin(system) {
       },
       auth: {
         wrapActions: {
-          authorize: (ori) => (payload) => {
+          authorize: (ori, sys) => (payload) => {
             rememberAuth(payload);
-            return ori(payload);
+            const result = ori(payload);
+            // the lists a 401 refused, now with credentials
+            readLiveState(sys, { force: true });
+            return result;
           },
           logout: (ori) => (names) => {
             forgetAuth(names);
@@ -102,32 +112,15 @@ export function ExplorerPlugin(system) {
       },
       oas3: {
         wrapActions: {
-          // Against the local svc, an example body fetches what the local svc serves itself.
+          // The form's example body becomes the default of the server selected (defaults.js).
           setRequestBodyValue:
             (ori, sys) =>
-            ({ value, pathMethod }) => {
-              // Filled before the page knows whether a local svc runs: again once it does.
-              if (!serverInfoKnown())
-                serverInfo.then(() => {
-                  if (sys.oas3Selectors.requestBodyValue(...pathMethod) === value)
-                    sys.oas3Actions.setRequestBodyValue({ value, pathMethod });
-                });
-              const local = localSvcUrl();
-              const shown =
-                local && onLocalSvc(sys) ? localExampleBody(specObject(sys), pathMethod, value, local) : value;
-              return ori({ value: shown, pathMethod });
-            },
-          // A server picked after the forms were filled: their example bodies follow it.
+            ({ value, pathMethod }) =>
+              ori({ value: bodyValue(sys, pathMethod, value), pathMethod }),
+          // A server picked after the forms were filled: their defaults follow it.
           setSelectedServer: (ori, sys) => (payload) => {
             const result = ori(payload);
-            const data = sys.getState().getIn(['oas3', 'requestData']);
-            data?.forEach((methods, path) => {
-              methods.forEach((request, method) => {
-                const value = request.get('bodyValue');
-                if (typeof value === 'string')
-                  sys.oas3Actions.setRequestBodyValue({ value, pathMethod: [path, method] });
-              });
-            });
+            queueMicrotask(() => readLiveState(sys));
             return result;
           },
         },
@@ -158,17 +151,24 @@ export function ExplorerPlugin(system) {
             queueMicrotask(() => {
               restoreAuth(sys);
               resumeWorkflow(sys);
+              resumeReplay(sys);
               checkOperationLink();
+              readLiveState(sys);
             });
             return result;
           },
+          // A parameter's example becomes the default of the server selected (defaults.js).
+          changeParamByIdentity: (ori, sys) => (pathMethod, param, value, isXml) =>
+            ori(pathMethod, param, parameterValue(sys, pathMethod, param, value), isXml),
           setRequest: (ori) => (path, method, req) => ori(path, method, displayedRequest(req)),
           setResponse: (ori, sys) => (path, method, res) => {
-            recordStepAnswer(path, method, res);
-            recordHistory(sys, path, method, res);
+            // 4xx and 5xx come as { error, err }: recorded with their status like any answer
+            const answer = settledResponse(res);
+            recordStepAnswer(path, method, answer);
+            recordHistory(sys, path, method, answer);
             const result = ori(path, method, res);
-            // after an Execute, the focus and the view go to the answer's status
-            focusAnswer(path, method, settledResponse(res).status);
+            queueMicrotask(() => refreshDefaults(sys));
+            focusAnswer(path, method, answer.status);
             return result;
           },
         },
@@ -186,7 +186,9 @@ export function ExplorerPlugin(system) {
         h(
           React.Fragment,
           null,
-          props.response ? h(Explanation, { response: props.response, sys }) : null,
+          props.response
+            ? h(Explanation, { response: props.response, sys, path: props.path, method: props.method })
+            : null,
           h(Original, props),
           props.response
             ? h(FollowLinks, { sys, response: props.response, path: props.path, method: props.method })
@@ -202,6 +204,8 @@ export function ExplorerPlugin(system) {
       },
       execute: (Original, sys) => (props) => h(ExecuteWithFileCheck, { Original, sys, props }),
       parameterRow: (Original, sys) => (props) => h(PrefilledParameter, { Original, sys, props }),
+      RequestBody: (Original, sys) => (props) =>
+        h(React.Fragment, null, h(Original, props), h(BodyNote, { sys, specPath: props.specPath })),
       // What Swagger UI renders before its <main> goes in named regions: all content in landmarks.
       ServersContainer: (Original) => (props) =>
         h(

@@ -8,7 +8,6 @@ import { isLocalSvc, serverInfo } from './requests.js';
 import { revealOperation } from './reveal.js';
 import {
   ANSWERS_KEY,
-  absolute,
   config,
   indexByApi,
   notify,

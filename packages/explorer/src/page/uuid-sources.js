@@ -30,19 +30,69 @@ function entityUuid(entity, kind) {
   return found;
 }
 
+/** A time in milliseconds from an ISO date or a count of microseconds, else undefined. */
+function millis(value) {
+  if (typeof value === 'number' && Number.isFinite(value)) return value > 1e14 ? Math.floor(value / 1000) : value;
+  if (typeof value === 'string' && value) {
+    const at = Date.parse(value);
+    return Number.isNaN(at) ? undefined : at;
+  }
+  return undefined;
+}
+
 /**
- * The UUIDs an answer names, with the kind of each: the entity it is about (a create's or a
- * get's), the first of a list's `entities`, the path's own UUIDs, and the values of its OpenAPI
- * links (a create's task: `tasks`).
+ * What the page keeps of one entity an answer names: its UUID, when it was created (ms; v3
+ * `metadata.creation_time`, the element API's `created_time_in_usecs`, `createdTimeInUsecs`,
+ * tasks' `creation_time_usecs`, `create_time_usecs`, `createTime`), its name and `spec_version`.
+ * @param {any} entity
+ * @param {string} kind
+ * @returns {{ kind: string, uuid: string, created?: number, name?: string, specVersion?: number } | null}
+ */
+function entityOf(entity, kind) {
+  const uuid = entityUuid(entity, kind);
+  if (!uuid) return null;
+  const created = [
+    entity.metadata?.creation_time,
+    entity.created_time_in_usecs,
+    entity.createdTimeInUsecs,
+    entity.creation_time_usecs,
+    entity.create_time_usecs,
+    entity.createTime,
+  ]
+    .map(millis)
+    .find((v) => v !== undefined);
+  const name = [entity.spec?.name, entity.name, entity.status?.name].find((v) => typeof v === 'string' && v);
+  const specVersion = entity.metadata?.spec_version;
+  return {
+    kind,
+    uuid,
+    ...(created !== undefined ? { created } : {}),
+    ...(name ? { name } : {}),
+    ...(Number.isInteger(specVersion) ? { specVersion } : {}),
+  };
+}
+
+/**
+ * @typedef {{ kind: string, uuid: string, created?: number, name?: string, specVersion?: number }} NamedEntity
+ */
+
+/**
+ * The UUIDs an answer names, with the kind of each: the values of its OpenAPI links (a create's
+ * task: `tasks`), the path's own UUIDs, the entity it is about (a create's or a get's) and every
+ * entity of a list (`entities`, the object store list's `specs`), with what the answer says of
+ * each (creation time, name, `spec_version`).
  * @param {{ path: string, params: Record<string, string>, body: any,
  *   links: { target: { path: string }, values: { name: string, in?: string, value: any }[] }[] }} answer
  *   `params`: the path parameters sent
- * @returns {{ kind: string, uuid: string }[]} newest-first order does not matter; no duplicates
+ * @returns {NamedEntity[]} no kind and UUID twice (the entity's own details win)
  */
 export function uuidsOf({ path, params, body, links }) {
+  /** @type {Map<string, NamedEntity>} */
   const out = new Map();
-  const add = (kind, uuid) => {
-    if (kind && typeof uuid === 'string' && UUID.test(uuid)) out.set(kind + ' ' + uuid, { kind, uuid });
+  const add = (kind, uuid, details = {}) => {
+    if (!kind || typeof uuid !== 'string' || !UUID.test(uuid)) return;
+    const key = kind + ' ' + uuid;
+    out.set(key, { ...out.get(key), ...details, kind, uuid });
   };
   for (const link of links) {
     for (const v of link.values) if (!v.in || v.in === 'path') add(kindOf(link.target.path, v.name), v.value);
@@ -50,25 +100,26 @@ export function uuidsOf({ path, params, body, links }) {
   for (const [name, value] of Object.entries(params)) add(kindOf(path, name), value);
   const kind = kindOf(path);
   if (kind) {
-    add(kind, entityUuid(body, kind));
-    if (Array.isArray(body?.entities)) add(kind, entityUuid(body.entities[0], kind));
+    const list = Array.isArray(body?.entities) ? body.entities : Array.isArray(body?.specs) ? body.specs : null;
+    for (const entity of list ?? [body]) {
+      const found = entityOf(entity, kind);
+      if (found) add(kind, found.uuid, found);
+    }
   }
   return [...out.values()];
 }
 
 /**
- * The newest UUID of a kind in a history (newest first), and the entry it came from.
- * @template {{ api: string, uuids?: { kind: string, uuid: string }[] }} E
- * @param {E[]} entries the history, newest first
- * @param {string} api only this API's answers
- * @param {string} kind
- * @returns {{ uuid: string, entry: E } | null}
+ * The UUIDs an answer says are gone: a DELETE answered 2xx (the entity goes), or a 404 to a path
+ * that names one (it is not there).
+ * @param {{ method: string, path: string, params: Record<string, string>, status: number }} answer
+ * @returns {string[]}
  */
-export function newestUuid(entries, api, kind) {
-  for (const entry of entries) {
-    if (entry.api !== api) continue;
-    const found = entry.uuids?.find((u) => u.kind === kind);
-    if (found) return { uuid: found.uuid, entry };
-  }
-  return null;
+export function goneOf({ method, path, params, status }) {
+  const deleted = String(method).toLowerCase() === 'delete' && status >= 200 && status < 300;
+  if (!deleted && status !== 404) return [];
+  // the entity the path ends with (`/images/{uuid}`), not a parent of it
+  const last = /\{([^}]+)\}$/.exec(path)?.[1];
+  const uuid = last === undefined ? undefined : params[last];
+  return typeof uuid === 'string' && UUID.test(uuid) ? [uuid] : [];
 }

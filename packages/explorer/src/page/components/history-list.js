@@ -1,13 +1,16 @@
-// The requests of this tab to the API shown, newest first, each with Replay (the sidebar's
-// "History of this tab"). ES module.
+// The requests of this tab, newest first, every API's, each with its status (or "no answer" when
+// none came) and Replay (the sidebar's "History of this tab"). ES module.
 import { historyEntries, replay } from '../history.js';
-import { page } from '../state.js';
+import { indexByApi, page } from '../state.js';
 import { h, useLocation } from './react.js';
+
+/** The words of an entry's status: the HTTP status, or that no answer came. */
+export const statusWords = (status) => (status ? String(status) : 'no answer');
 
 /** @param {{ sys: any }} props */
 export function HistoryList({ sys }) {
   useLocation();
-  const entries = historyEntries().filter((e) => e.api === page.api);
+  const entries = historyEntries();
   if (!entries.length) return null;
   return h(
     'details',
@@ -20,14 +23,19 @@ export function HistoryList({ sys }) {
       entries.map((entry) => {
         const action = entry.body?.kind === 'file' ? 'Open' : 'Replay';
         const time = entry.at.slice(11, 19);
+        const other = entry.api !== page.api;
+        const outcome = !entry.status ? 'none' : entry.status < 400 ? 'ok' : 'error';
         return h(
           'li',
-          { key: entry.id, 'data-history': entry.id },
+          { key: entry.id, 'data-history': entry.id, 'data-api': entry.api },
           h('span', { className: 'svc-method svc-method-' + entry.method }, entry.method.toUpperCase()),
           ' ',
           h('code', { className: 'svc-history-url', title: entry.url }, entry.path),
+          other
+            ? h('span', { className: 'svc-history-api' }, ' (' + (indexByApi[entry.api]?.name ?? entry.api) + ')')
+            : null,
           ' ',
-          h('span', { className: 'svc-history-status' }, entry.status ? String(entry.status) : 'no answer'),
+          h('span', { className: 'svc-history-status', 'data-outcome': outcome }, statusWords(entry.status)),
           ' ',
           h('time', { dateTime: entry.at }, time),
           ' ',

@@ -1,79 +1,65 @@
-// A UUID path parameter filled from this tab's history: the newest answer that named a UUID of
-// its kind (a task from the last create, an image from the last list), said where it came from,
-// instead of the spec's example UUID, which names nothing that exists. ES module.
-import { historyEntries } from '../history.js';
-import { activeWorkflow, stepApi, stepOperation } from '../runner.js';
-import { page, toJS } from '../state.js';
-import { kindOf, newestUuid } from '../uuid-sources.js';
-import { h, react } from './react.js';
+// Under a parameter that names another entity, where its value came from: the live entity the
+// page filled in against the local svc (an answer of this tab, or a list read in the background),
+// or, against a real endpoint, that it is the spec's example, which names nothing there. ES module.
+import { parameterSource } from '../defaults.js';
+import { toJS } from '../state.js';
+import { h, react, useLocation } from './react.js';
+
+/** A time of an ISO date as the history shows it (`12:00:01`). */
+const clock = (at) => String(at).slice(11, 19);
 
 /**
- * Where a prefilled value came from, in words.
- * @param {{ method: string, path: string, at: string }} entry
+ * Where a value the page filled in came from, in words.
+ * @param {{ at: string, name?: string, from: { method: string, path: string, list?: boolean } }} known
  * @returns {string}
  */
-export function sourceText(entry) {
+export function sourceText(known) {
+  const request = known.from.method.toUpperCase() + ' ' + known.from.path;
+  if (!known.from.list) return 'From the answer of ' + request + ' at ' + clock(known.at) + ' (History of this tab).';
   return (
-    'From the answer of ' +
-    entry.method.toUpperCase() +
-    ' ' +
-    entry.path +
-    ' at ' +
-    entry.at.slice(11, 19) +
-    ' (History of this tab).'
+    'From the local svc: the newest' +
+    (known.name ? ' ("' + known.name + '")' : '') +
+    ' of ' +
+    request +
+    ', read at ' +
+    clock(known.at) +
+    '.'
   );
 }
 
-/** Whether the operation is the current step of the workflow followed (the workflow fills it). */
-function inWorkflowStep(path, method) {
-  const active = activeWorkflow();
-  if (!active) return false;
-  const step = active.workflow.steps[active.step];
-  const op = stepOperation(active, step);
-  return Boolean(op && stepApi(active, step) === page.api && op.path === path && op.method === method);
-}
+/** The note of a spec example that stands in a field against a real endpoint. */
+export const EXAMPLE_NOTE = "The spec's example: it names nothing on your endpoint. Type the UUID of one of yours.";
 
 /**
- * Swagger UI's `parameterRow`: a UUID path parameter that still holds the spec's example takes
- * the newest UUID of its kind from the history; a line under it says where it came from while
- * the value is that one.
+ * Swagger UI's `parameterRow`, with a line under it saying where its value came from while it is
+ * the value the page gave. The line keeps its room once the user types another value: the form
+ * must not move under the pointer between a keystroke and a click on Execute.
  * @param {{ Original: any, sys: any, props: any }} props
  */
 export function PrefilledParameter({ Original, sys, props }) {
-  const { React } = react;
+  useLocation(); // the live state's changes (Swagger UI renders it again for the form's)
   const param = props.param;
-  const [path, method] = props.pathMethod ?? [];
-  const name = param?.get?.('name');
-  const isUuid = param?.get?.('in') === 'path' && param.getIn(['schema', 'format']) === 'uuid';
-  const kind = isUuid ? kindOf(path, name) : null;
-  // the history as the operation opened
-  const [source] = React.useState(() => (kind ? newestUuid(historyEntries(), page.api, kind) : null));
-  const current = () =>
-    toJS(sys.specSelectors.parameterWithMetaByIdentity(props.pathMethod, props.rawParam)?.get('value'));
-  // as the row itself changes its value (its onChange), so that Swagger UI keeps one entry for it
-  const onChange = (value) => props.onChange(props.rawParam, value);
-  React.useEffect(() => {
-    if (!source || inWorkflowStep(path, method)) return;
-    const example = toJS(param.get('example') ?? param.getIn(['schema', 'example']));
-    const value = current();
-    if (value === undefined || value === null || String(value) === String(example)) onChange(source.uuid);
-  }, []);
-  // the workflow followed fills this operation itself (its panel says from which step)
-  if (!source || inWorkflowStep(path, method)) return h(React.Fragment, null, h(Original, props), null);
-  // Once the user types another value the note is hidden but keeps its room: the form must not
-  // move under the pointer between a keystroke and a click on Execute.
-  const shown = String(current()) === source.uuid;
+  const value = toJS(sys.specSelectors.parameterWithMetaByIdentity(props.pathMethod, props.rawParam)?.get('value'));
+  const source = param?.get ? parameterSource(sys, props.pathMethod, props.rawParam, value) : null;
+  const seen = react.React.useRef(false);
+  if (source) seen.current = true;
+  if (!seen.current) return h(Original, props);
+  const text = !source ? '' : 'known' in source ? sourceText(source.known) : EXAMPLE_NOTE;
   return h(
-    React.Fragment,
+    react.React.Fragment,
     null,
     h(Original, props),
     h(
       'tr',
-      { className: 'svc-prefilled', style: shown ? undefined : { visibility: 'hidden' } },
+      { className: 'svc-prefilled', style: source ? undefined : { visibility: 'hidden' } },
       h(
         'td',
-        { colSpan: 2, 'aria-hidden': shown ? undefined : 'true' },
-        h('span', { className: 'svc-prefilled-note' }, name + ': ' + sourceText(source.entry)),
+        { colSpan: 2, 'aria-hidden': source ? undefined : 'true' },
+        h(
+          'span',
+          { className: 'svc-prefilled-note', 'data-source': !source ? '' : 'known' in source ? 'live' : 'example' },
+          param.get('name') + ': ' + (text || '\u00a0'),
+        ),
       ),
     ),
   );
