@@ -110,6 +110,23 @@ const focused = (page) =>
   });
 
 describe('in-page navigation takes you to what you clicked', () => {
+  it('names the workflows in the sidebar as workflows, apart from the operations (issue 60)', async () => {
+    const page = await newPage();
+    await load(page, `${explorer.url}?api=central`);
+    const workflows = page.locator('.svc-sidebar .svc-nav-api.current .svc-nav-workflows');
+    await workflows.waitFor();
+    expect(await workflows.getByRole('heading').innerText()).toBe('Workflows (Start here)');
+    const link = workflows.getByRole('link');
+    // its name says it is a workflow of several calls, not the operation "Create an image"
+    expect((await link.innerText()).replace(/\s+/g, ' ')).toBe(
+      'Workflow Create an image from a URL and follow it to COMPLETE 6 steps',
+    );
+    expect(await workflows.getByRole('list', { name: 'Workflows (Start here)' }).count()).toBe(1);
+    const operations = await page.locator('.svc-sidebar a.svc-nav-op .svc-nav-op-name').allInnerTexts();
+    expect(operations).toContain('Create an image');
+    expect(operations).not.toContain('Create an image from a URL');
+  });
+
   it('a sidebar click scrolls the operation to the top of the viewport and focuses it', async () => {
     const page = await newPage();
     try {
@@ -131,8 +148,8 @@ describe('in-page navigation takes you to what you clicked', () => {
   it('walks a workflow from the step bar: in view, links kept, polled, folded, complete', async () => {
     const page = await newPage();
     try {
-      // "Start here" in the sidebar: the workflow opens in the page, at its first step.
-      await page.locator('.svc-sidebar a.svc-nav-workflow', { hasText: 'Start here' }).first().click();
+      // A workflow in the sidebar: it opens in the page, at its first step.
+      await page.locator('.svc-sidebar a.svc-nav-workflow', { hasText: 'Create an image from a URL' }).first().click();
       const bar = page.locator('.svc-stepbar');
       await bar.waitFor();
       expect(new URL(page.url()).searchParams.get('workflow')).toBe('image-from-url');

@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import { apis } from '@svc/oas/apis';
 import { describe, expect, it } from 'vitest';
 import { searchIndexOf, stripAuthorNotes } from '../scripts/search-index.mjs';
-import { workflowView } from '../src/page/components/workflow-view.js';
-import { explain, paramErrors, UUID_MESSAGE, validationMessages } from '../src/page/errors.js';
+import { failureWords, workflowView } from '../src/page/components/workflow-view.js';
+import { explain, fixesFor, paramErrors, UUID_MESSAGE, validationMessages } from '../src/page/errors.js';
 import { freshName, latestOf, newestFirst, pickKnown } from '../src/page/knowledge.js';
 import { answerLinks } from '../src/page/links.js';
 import { localBody, SAMPLE_IMAGE_PATH } from '../src/page/local-examples.js';
-import { bodyReferences, parameterKind, selfReference } from '../src/page/references.js';
+import { bodyReferences, missingReferences, parameterKind, selfReference } from '../src/page/references.js';
 import { expansionsOf, matchingIds, operationLink, queryWords, search } from '../src/page/search.js';
 import { parsedJson } from '../src/page/spec-json.js';
 import { goneOf, kindOf, uuidsOf } from '../src/page/uuid-sources.js';
@@ -538,6 +538,79 @@ describe('what the components show, as functions', () => {
     ).toEqual({ specVersion: 2, name: 'x' });
     expect(freshName('objects-prod-01', ['objects-prod-02'])).toBe('objects-prod-03');
     expect(freshName('store', [])).toBe('store-2');
+  });
+
+  it('offers the fix of an error: Authorize, the entities that exist, a new name', () => {
+    const container = '66316fa9-e2d1-4ed8-a38b-39ac982db28f';
+    const request = {
+      params: [{ name: 'X-Svc-Destination-Container', in: 'header', value: container, kind: 'storage_containers' }],
+      body: {
+        name: 'objects-prod-01',
+        spec: { cluster_reference: { kind: 'cluster', uuid: 'c1e4319f-6844-47ab-9b0b-388bd75a447f' } },
+      },
+      kind: 'objectstores',
+    };
+    expect(fixesFor({ status: 401, text: '' }, request, () => [])).toEqual([{ type: 'authorize' }]);
+    const missing = fixesFor(
+      {
+        status: 404,
+        text: `{"message":"X-Svc-Destination-Container: storage container with UUID ${container} is not found."}`,
+      },
+      request,
+      () => [],
+    );
+    expect(missing).toEqual([
+      {
+        type: 'missing',
+        kind: 'storage_containers',
+        fields: [
+          {
+            field: 'X-Svc-Destination-Container',
+            kind: 'storage_containers',
+            uuid: container,
+            where: 'parameter',
+            name: 'X-Svc-Destination-Container',
+            in: 'header',
+          },
+        ],
+        uuids: [container],
+      },
+    ]);
+    expect(
+      missingReferences(
+        request,
+        'spec.cluster_reference.uuid: no cluster has UUID c1e4319f-6844-47ab-9b0b-388bd75a447f',
+      ),
+    ).toEqual([
+      {
+        field: 'spec.cluster_reference.uuid',
+        kind: 'clusters',
+        uuid: 'c1e4319f-6844-47ab-9b0b-388bd75a447f',
+        where: 'body',
+        pointer: '/spec/cluster_reference/uuid',
+      },
+    ]);
+    expect(
+      fixesFor({ status: 409, text: 'An object store named "objects-prod-01" already exists.' }, request, () => [
+        'objects-prod-02',
+      ]),
+    ).toEqual([{ type: 'rename', pointer: '/name', from: 'objects-prod-01', to: 'objects-prod-03' }]);
+    expect(fixesFor({ status: 500, text: container }, request, () => [])).toEqual([]);
+  });
+
+  it('says why a step failed, and offers no poll after a failure', () => {
+    const workflow = { steps: [{ stepId: 'task', until: { pointer: '/status', equals: ['SUCCEEDED'] } }] };
+    const answer = {
+      status: 404,
+      body: { message_list: [{ message: 'task : x does not exist.', reason: 'ENTITY_NOT_FOUND' }] },
+    };
+    expect(workflowView({ workflow, step: 0 }, { task: answer })).toMatchObject({
+      state: 'failed',
+      poll: false,
+      words: 'failed: 404 task : x does not exist.',
+    });
+    expect(failureWords({ status: 400, body: { message: 'no container' } })).toBe('400 no container');
+    expect(failureWords({ status: 0, body: '' })).toBe('no answer came');
   });
 
   it('reads an abbreviation by its consonants, and a misspelling, as the index words they stand for', () => {

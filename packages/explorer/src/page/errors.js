@@ -1,5 +1,8 @@
-// Error answers explained in words, above the raw response: what went wrong and what to do.
-// ES module.
+// Error answers explained in words, above the raw response: what went wrong and what to do,
+// and the fixes the page can make itself (fixesFor). ES module.
+import { freshName } from './knowledge.js';
+import { missingReferences } from './references.js';
+import { pointerGet } from './workflow.js';
 
 /**
  * @typedef {object} Answer
@@ -126,4 +129,47 @@ export function validationMessages(lines) {
     if (GUID.test(m[2])) return [m[1] + ': ' + UUID_MESSAGE + '.'];
     return PATTERN.test(m[2]) ? [] : [line];
   });
+}
+
+/**
+ * A fix the page offers for an error answer.
+ * @typedef {{ type: 'authorize' }
+ *   | { type: 'missing', kind: string, fields: ReturnType<typeof missingReferences>, uuids: string[] }
+ *   | { type: 'rename', pointer: string, from: string, to: string }} Fix
+ */
+
+/** The members of a request body that name the entity created (`spec.name`, `name`). */
+const NAME_POINTERS = ['/spec/name', '/name'];
+
+/**
+ * What the page can do about an error answer: a 401 opens Authorize; a 4xx that names a UUID the
+ * request sent in a field that refers to another entity (a storage container, a cluster, a
+ * subnet, an image, a task: references.js) fills that field from the entities that exist; a 409
+ * because the name exists offers a name nobody has.
+ * @param {{ status: number, text: string }} answer
+ * @param {{ params: { name: string, in: string, value: any, kind: string | null }[], body: any, kind: string | null }} request
+ *   the form's parameters (with their kinds) and parsed JSON body; `kind` the collection the
+ *   operation acts on (for a name: the names known of it)
+ * @param {(kind: string) => Iterable<string>} names the names known to exist, by kind
+ * @returns {Fix[]}
+ */
+export function fixesFor(answer, request, names) {
+  const { status } = answer;
+  if (status === 401) return [{ type: 'authorize' }];
+  if (!(status >= 400 && status < 500)) return [];
+  /** @type {Fix[]} */
+  const fixes = [];
+  const missing = missingReferences(request, answer.text ?? '');
+  for (const kind of new Set(missing.map((m) => m.kind))) {
+    const fields = missing.filter((m) => m.kind === kind);
+    fixes.push({ type: 'missing', kind, fields, uuids: [...new Set(fields.map((f) => f.uuid))] });
+  }
+  if (status === 409 && /already exists|ENTITY_ALREADY_EXISTS/i.test(answer.text ?? '')) {
+    const pointer = NAME_POINTERS.find((p) => typeof pointerGet(request.body, p) === 'string');
+    if (pointer) {
+      const from = pointerGet(request.body, pointer);
+      fixes.push({ type: 'rename', pointer, from, to: freshName(from, request.kind ? names(request.kind) : []) });
+    }
+  }
+  return fixes;
 }

@@ -52,6 +52,18 @@ export function recordAnswer(workflowId, stepId, answer) {
 }
 
 /**
+ * Starts a workflow again: forgets its answers in this tab and opens its first step.
+ * @param {any} system Swagger UI's system
+ * @param {{ api: string, workflow: any, step: number }} active
+ */
+export function restartWorkflow(system, active) {
+  const all = readSession(ANSWERS_KEY, {});
+  delete all[active.workflow.workflowId];
+  writeSession(ANSWERS_KEY, all);
+  openStep(system, { ...active, step: 0 }, 0);
+}
+
+/**
  * Opens a step's operation with the values of the previous answers filled in. Another API's
  * operation loads that API (a page load: the answers stay in session storage).
  */

@@ -140,20 +140,29 @@ export function Sidebar({ sys }) {
         ),
         entry.workflows.length
           ? h(
-              'ul',
+              'div',
               { className: 'svc-nav-workflows' },
-              entry.workflows.map((w) =>
-                h(
-                  'li',
-                  { key: w.workflowId },
+              // Named as workflows, apart from the operations: "Create an image from a URL" is six
+              // calls, not the operation "Create an image" listed under it.
+              h('h3', { id: 'svc-nav-workflows-' + entry.api }, 'Workflows (Start here)'),
+              h(
+                'ul',
+                { 'aria-labelledby': 'svc-nav-workflows-' + entry.api },
+                entry.workflows.map((w) =>
                   h(
-                    'a',
-                    {
-                      href: workflowLink(entry.api, w.workflowId),
-                      className: 'svc-nav-workflow',
-                      onClick: inPageWorkflowLink(sys, entry.api, w.workflowId),
-                    },
-                    'Start here: ' + w.summary,
+                    'li',
+                    { key: w.workflowId },
+                    h(
+                      'a',
+                      {
+                        href: workflowLink(entry.api, w.workflowId),
+                        className: 'svc-nav-workflow',
+                        onClick: inPageWorkflowLink(sys, entry.api, w.workflowId),
+                      },
+                      h('span', { className: 'svc-nav-workflow-badge' }, 'Workflow'),
+                      h('span', { className: 'svc-nav-op-name' }, w.summary),
+                      h('span', { className: 'svc-nav-workflow-steps' }, w.steps.length + ' steps'),
+                    ),
                   ),
                 ),
               ),

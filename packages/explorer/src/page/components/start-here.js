@@ -1,10 +1,10 @@
 // "Start here": the workflows of the API shown, or the steps of the one being followed. ES module.
-import { activeWorkflow, answersOf, inPageWorkflowLink, openStep, stepOperation } from '../runner.js';
+import { activeWorkflow, answersOf, inPageWorkflowLink, openStep, restartWorkflow, stepOperation } from '../runner.js';
 import { indexByApi, page } from '../state.js';
 import { stepInputs } from '../workflow.js';
 import { NextStep } from './next-step.js';
 import { h, useLocation, useStoreUpdates } from './react.js';
-import { workflowView } from './workflow-view.js';
+import { failureWords, workflowView } from './workflow-view.js';
 
 /**
  * Inline markdown of step texts: `code` only (the rest as text).
@@ -68,7 +68,10 @@ export function StartHere({ sys }) {
       workflow.steps.map((step, i) => {
         const state = view.states[i];
         const op = stepOperation(active, step);
-        const status = PANEL_WORDS[state.state];
+        const status =
+          state.state === 'failed' && state.value === undefined
+            ? 'failed: ' + failureWords(answers[step.stepId])
+            : PANEL_WORDS[state.state];
         return h(
           'li',
           {
@@ -126,6 +129,12 @@ export function StartHere({ sys }) {
     h(
       'p',
       { className: 'svc-workflow-leave' },
+      h(
+        'button',
+        { type: 'button', className: 'btn svc-workflow-restart', onClick: () => restartWorkflow(sys, active) },
+        'Restart the workflow',
+      ),
+      ' ',
       h('a', { href: '?api=' + page.api, onClick: inPageWorkflowLink(sys, page.api, null) }, 'Leave this workflow'),
     ),
   );

@@ -6,6 +6,7 @@ import { fileMissing } from '../requests.js';
 import { activeWorkflow, answersOf, executeStep, POLL, stepApi, stepOperation } from '../runner.js';
 import { page } from '../state.js';
 import { stepState } from '../workflow.js';
+import { Fixes } from './fixes.js';
 import { NextStep } from './next-step.js';
 import { h, react, useLocation, useStoreUpdates } from './react.js';
 import { workflowView } from './workflow-view.js';
@@ -22,7 +23,8 @@ export function StepBar({ sys }) {
   const step = workflow.steps[active.step];
   const op = stepOperation(active, step);
   if (!op || stepApi(active, step) !== page.api) return null;
-  const view = workflowView(active, answersOf(workflow.workflowId), {
+  const answers = answersOf(workflow.workflowId);
+  const view = workflowView(active, answers, {
     needsFile: fileMissing(sys, op.path, op.method),
   });
   const poll = async () => {
@@ -35,6 +37,8 @@ export function StepBar({ sys }) {
     }
     setPolling(0);
   };
+  const answer = answers[step.stepId];
+  const failed = view.state === 'failed' && answer;
   return h(
     'section',
     { className: 'svc-stepbar', 'aria-label': 'Current workflow step' },
@@ -72,5 +76,20 @@ export function StepBar({ sys }) {
         : null,
       view.next ? h(NextStep, { sys, active, className: 'svc-stepbar-next' }) : null,
     ),
+    failed
+      ? h(
+          'div',
+          { className: 'svc-stepbar-fixes' },
+          h(Fixes, {
+            sys,
+            path: op.path,
+            method: op.method,
+            answer: {
+              status: answer.status,
+              text: typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body ?? ''),
+            },
+          }),
+        )
+      : null,
   );
 }
