@@ -271,6 +271,11 @@ try {
     );
     process.exit(2);
   }
+  // exit 2: the archive --snapshot names is not one it takes (nothing changed)
+  if (error?.name === 'SnapshotInvalid') {
+    console.error(`simulator: --snapshot: ${error.message}`);
+    process.exit(2);
+  }
   // exit 2: this data dir cannot be used as it is; the line says how to recover
   if (error instanceof StoreUnexplained) {
     console.error(`simulator: the data dir ${shown(opts.dataDir)}: ${error.message}`);

@@ -20,6 +20,8 @@ export class HttpError extends Error {
     this.headers = headers;
     /** @type {{ kind: string, uuid: string } | undefined} the entity a 404 is about (APIs word it their way) */
     this.entity = undefined;
+    /** @type {any[] | undefined} a validation error's Ajv errors (the request journal's violations) */
+    this.errors = undefined;
   }
 }
 

@@ -1,8 +1,8 @@
 // Faults on demand, for testing clients' resilience: 503 and 429 answers (with Retry-After) on
 // read-only calls, added latency, and tasks that end FAILED. Off by default; a seed makes a run
 // repeatable. One home for them: `--faults` (parseFaults), its rules (faultRulesOf) and the rules
-// in force at run time (createFaultRules, the control API's `/_svc/faults`). `createFaults` is the
-// pipeline's interface of before the rules, kept until the control API is wired in its place.
+// in force at run time (createFaultRules, the control API's `/_svc/faults`), which the pipeline
+// meets for every request to the served APIs.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { HttpError } from './errors.js';
 
@@ -15,14 +15,6 @@ import { HttpError } from './errors.js';
  * @property {number} [retryAfterSeconds] the Retry-After of a 503/429 (default 1)
  * @property {number} [killAt] the crash tests' seam: the process kills itself (SIGKILL) just before its
  *   Nth durable write, counted from its start (domain/durable.js); 0 or absent: never
- */
-
-/**
- * @typedef {object} Faults
- * @property {() => Promise<void>} delay  waits the added latency
- * @property {() => ({ status: number, reason: string, message: string, retryAfterSeconds: number } | undefined)} httpFault
- * @property {() => boolean} taskFails  whether the next task should end FAILED
- * @property {FaultOptions} options
  */
 
 const KEYS = {
@@ -81,40 +73,6 @@ export function prng(seed) {
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/**
- * @param {FaultOptions} [options]
- * @param {number} [seed]  seeds the draws (default: random)
- * @returns {Faults}
- */
-export function createFaults(options = {}, seed) {
-  const random = prng(seed ?? Math.floor(Math.random() * 2 ** 32));
-  const { rate503 = 0, rate429 = 0, latencyMs = 0, taskFailRate = 0, retryAfterSeconds = 1 } = options;
-  return {
-    options,
-    delay: () => (latencyMs > 0 ? new Promise((r) => setTimeout(r, latencyMs)) : Promise.resolve()),
-    httpFault() {
-      if (rate503 === 0 && rate429 === 0) return undefined;
-      const draw = random();
-      if (draw < rate503)
-        return {
-          status: 503,
-          reason: 'SERVICE_UNAVAILABLE',
-          message: 'Service unavailable (simulated fault); retry later',
-          retryAfterSeconds,
-        };
-      if (draw < rate503 + rate429)
-        return {
-          status: 429,
-          reason: 'TOO_MANY_REQUESTS',
-          message: 'Too many requests (simulated fault); retry later',
-          retryAfterSeconds,
-        };
-      return undefined;
-    },
-    taskFails: () => taskFailRate > 0 && random() < taskFailRate,
   };
 }
 

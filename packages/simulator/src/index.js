@@ -7,10 +7,12 @@ import { join, resolve } from 'node:path';
 import { root } from '@svc/oas/apis';
 import { adapters } from './apis/index.js';
 import { loadApis, packed } from './bundles.js';
+import { createControl, prepareState } from './control/index.js';
+import { createJournal } from './control/journal.js';
 import { certificate, discardState, makeDirectory, storageProblem } from './datadir.js';
 import { killAtWrite } from './domain/durable.js';
 import { createDomain } from './domain/index.js';
-import { createFaults } from './faults.js';
+import { createFaultRules, faultRulesOf } from './faults.js';
 import { HEADERS_TIMEOUT_MS, IDLE_TIMEOUT_MS, JSON_BODY_TIMEOUT_MS, UPLOAD_IDLE_TIMEOUT_MS } from './limits.js';
 import { lockDataDir } from './lock.js';
 import { upgrade } from './migrate.js';
@@ -62,6 +64,8 @@ export const DEFAULT_DATA_DIR = packed ? resolve('.simulator') : join(root, '.si
  * @property {number} [idleTimeoutMs]  how long a connection with nothing to do (before its first request,
  *   or with an answer the client does not read) may be silent, in ms; default 120 s. Keep it past
  *   `headersTimeoutMs` and a second: a connection silent mid-headers is then answered 408 before it closes
+ * @property {string} [snapshot]  an archive of `GET /_svc/snapshot` to start from (`--snapshot`): it replaces
+ *   the data dir's state before it opens; a damaged or foreign one is refused (SnapshotInvalid), nothing changed
  * @property {boolean} [fresh]  a deliberate fresh start: the data dir's state and image bytes are removed first
  *   (its password and certificate stay). Without it, a data dir whose store cannot explain its image files
  *   refuses to start (`StoreUnexplained`) rather than lose them
@@ -124,6 +128,7 @@ export async function startSimulator(options) {
     bodyTimeoutMs = JSON_BODY_TIMEOUT_MS,
     idleTimeoutMs = IDLE_TIMEOUT_MS,
     fresh = false,
+    snapshot,
     tamper,
   } = options ?? {};
   if (typeof password !== 'string' || password === '')
@@ -147,41 +152,47 @@ export async function startSimulator(options) {
     throw new Error(`startSimulator: dataDir cannot be made a directory (${storageProblem(error)})`);
   }
   const lock = lockDataDir(dataDir);
+  /** @type {ReturnType<typeof createControl> | undefined} */
+  let state;
   let apis;
   let tls;
   try {
     if (fresh) discardState(dataDir);
+    // a restore a stop cut is finished or rolled back; --snapshot installed
+    await prepareState(dataDir, snapshot);
     apis = await loadApis();
     tls = http ? undefined : options.cert ? { cert: options.cert, key: options.key } : await certificate(dataDir, host);
   } catch (error) {
     lock.release();
     throw error;
   }
-  const faults = createFaults(faultOptions, seed);
   if (faultOptions?.killAt) killAtWrite(faultOptions.killAt);
+  const faults = createFaultRules({ rules: faultRulesOf(faultOptions), seed });
+  const journal = createJournal();
   /** @type {number | undefined} the bound port, once listening: the simulator's own URLs are fetched trusting its certificate */
   let bound;
   const own = (u) => ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname) && Number(u.port) === bound;
-  let domain;
-  try {
-    domain = createDomain({
-      dataDir,
-      taskMs: taskSeconds * 1000,
-      faults,
-      seed,
-      topology,
-      sourceLimitBytes,
-      sourceTimeoutMs,
-      trust: (u) => (tls && own(u) ? tls.cert : undefined),
-      upgrade,
-    });
-  } catch (error) {
-    lock.release();
-    // the database's or the file system's words, without the path they may carry
-    if (error?.code === 'ERR_SQLITE_ERROR' || error?.syscall)
-      throw new Error(`the state in state.sqlite cannot be opened: ${storageProblem(error, dataDir)}`);
-    throw error;
-  }
+  /** Opens the state (at the start, and again after a reset or a restore). */
+  const openDomain = (seconds) => {
+    try {
+      return createDomain({
+        dataDir,
+        taskMs: seconds * 1000,
+        faults,
+        seed,
+        topology,
+        sourceLimitBytes,
+        sourceTimeoutMs,
+        trust: (u) => (tls && own(u) ? tls.cert : undefined),
+        upgrade,
+      });
+    } catch (error) {
+      // the database's or the file system's words, without the path they may carry
+      if (error?.code === 'ERR_SQLITE_ERROR' || error?.syscall)
+        throw new Error(`the state in state.sqlite cannot be opened: ${storageProblem(error, dataDir)}`);
+      throw error;
+    }
+  };
   const mounted = apis.map((api) => {
     const adapter = adapters[api.name];
     if (!adapter) throw new Error(`startSimulator: no adapter in src/apis/ for the API "${api.name}"`);
@@ -192,7 +203,9 @@ export async function startSimulator(options) {
   // the handlers, timeouts and limits of every connection (wire/connection.js, limits.js)
   const served = serve(server, {
     apis: mounted,
-    domain,
+    domain: () => /** @type {any} */ (state).domain(),
+    control: () => /** @type {any} */ (state).control,
+    journal,
     user,
     password,
     faults,
@@ -207,6 +220,7 @@ export async function startSimulator(options) {
     tamper,
   });
   try {
+    state = createControl({ dataDir, open: openDomain, taskSeconds, journal, faults, pause: served.pause });
     await new Promise((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => {
@@ -215,12 +229,13 @@ export async function startSimulator(options) {
       });
     });
   } catch (error) {
-    domain.close();
+    state?.stop();
     lock.release();
-    throw new Error(`startSimulator: cannot listen on ${host}:${port}: ${error.message}`);
+    throw state ? new Error(`startSimulator: cannot listen on ${host}:${port}: ${error.message}`) : error;
   }
   bound = /** @type {import('node:net').AddressInfo} */ (server.address()).port;
-  domain.start();
+  const running = state;
+  running.domain().start();
   const hostInUrl = isIP(host) === 6 ? `[${host}]` : host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   let closing;
   return {
@@ -234,16 +249,17 @@ export async function startSimulator(options) {
       heldBytes: served.heldBytes(),
       parkedBytes: served.parkedBytes(),
       cacheBytes: served.cacheBytes(),
-      waits: domain.tasks.waiting(),
+      waits: running.domain().tasks.waiting(),
     }),
     close() {
       closing ??= (async () => {
-        domain.stopTasks();
+        // long polls answer now, jobs stop: their tasks run again at the next start
+        running.domain().stopTasks();
         await new Promise((resolve) => {
           server.close(() => resolve(undefined));
           server.closeAllConnections();
         });
-        domain.close();
+        running.stop();
         lock.release();
       })();
       return closing;

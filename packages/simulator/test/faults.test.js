@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFaults, parseFaults } from '../src/faults.js';
+import { createFaultRules, faultRulesOf, parseFaults } from '../src/faults.js';
 import { startTestSimulator, waitTask } from './support/sim.js';
 
 describe('faults on demand', () => {
@@ -17,8 +17,11 @@ describe('faults on demand', () => {
 
   it('replays the same faults for the same seed', () => {
     const draws = (seed) => {
-      const f = createFaults({ rate503: 0.3, rate429: 0.3 }, seed);
-      return Array.from({ length: 50 }, () => f.httpFault()?.status ?? 200);
+      const f = createFaultRules({ rules: faultRulesOf({ rate503: 0.3, rate429: 0.3 }), seed });
+      return Array.from(
+        { length: 50 },
+        () => f.match('images_list', 'post', '/api/svc/v3/images/list', true)?.status ?? 200,
+      );
     };
     expect(draws(7)).toEqual(draws(7));
     expect(draws(7)).not.toEqual(draws(8));

@@ -11,8 +11,7 @@ const README = new URL('../../../README.md', import.meta.url);
 const BEGIN = '// README example: begin';
 const END = '// README example: end';
 
-// enabled once the control API is wired (lead)
-describe.skip('README: Use the local svc in a test suite (vitest)', () => {
+describe('README: Use the local svc in a test suite (vitest)', () => {
   /** @type {Awaited<ReturnType<typeof startTestSimulator>>} */
   let t;
   // the README's globalSetup: a local svc, its facts provided as `svcSim`

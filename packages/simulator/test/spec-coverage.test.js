@@ -10,7 +10,7 @@ import { operations } from '@svc/oas';
 import { apis } from '@svc/oas/apis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { declaredFields, missingFields, responseExamples } from './support/coverage.js';
-import { objectStoreSpec, seededTopology, startTestSimulator, UNWIRED_APIS, waitTask } from './support/sim.js';
+import { objectStoreSpec, seededTopology, startTestSimulator, waitTask } from './support/sim.js';
 
 /**
  * The fields the spec's examples fill that the simulator does not answer, keyed by the schema
@@ -37,16 +37,25 @@ const EXCEPTIONS = {
 };
 
 /** The bundles, with their operations and the 2xx JSON examples. */
-const bundles = apis()
-  .filter(({ name }) => !UNWIRED_APIS.has(name))
-  .map(({ name, bundleJson }) => {
-    const doc = JSON.parse(readFileSync(bundleJson, 'utf8'));
-    return { name, doc, examples: responseExamples(doc, operations(doc)) };
-  });
+const bundles = apis().map(({ name, bundleJson }) => {
+  const doc = JSON.parse(readFileSync(bundleJson, 'utf8'));
+  return { name, doc, examples: responseExamples(doc, operations(doc)) };
+});
 
 let t; // tasks end at once
 let slow; // tasks run for minutes: QUEUED/RUNNING states, time-outs, an empty store
 let failing; // every task fails (--faults task-fail=1): a failed object store deployment
+let ctl; // the control API's: reset, restored, its journal and rules changed
+
+/** An image and an object store on the control API's simulator (what a reset removes, a snapshot holds). */
+async function ctlEntities() {
+  const created = await ok(ctl, 'POST', `${V3}/images`, { body: image('kept') });
+  await waitTask(ctl.call, created.status.execution_context.task_uuid);
+  const store = await ok(ctl, 'POST', `${OSS}/objectstores`, {
+    body: storeBody('ctl-store', await seededTopology(ctl.call)),
+  });
+  await waitTask(ctl.call, await storeTask(ctl, store.metadata.uuid));
+}
 /** @type {{ cluster: string, subnets: string[] }} */
 let topology;
 
@@ -197,6 +206,61 @@ const SCENARIOS = {
     ok(t, 'POST', '/api/svc/v2.0/tasks/poll', { body: { completed_tasks: [made.failedTask], timeout_interval: 1 } }),
   'tasks_poll_v2_0 TaskPollTimedOutV2_0': () =>
     ok(slow, 'POST', '/api/svc/v2.0/tasks/poll', { body: { completed_tasks: [made.slowTask], timeout_interval: 1 } }),
+  // control: a simulator of its own, as a reset would empty the others
+  'health_list Health': () => ok(ctl, 'GET', '/_svc/health'),
+  'reset_create ResetRemoved': async () => {
+    await ctlEntities();
+    return ok(ctl, 'POST', '/_svc/reset', { body: {} });
+  },
+  'snapshot_upload SnapshotRestored': async () => {
+    await ctlEntities();
+    const archive = await ctl.call('GET', '/_svc/snapshot');
+    return ok(ctl, 'PUT', '/_svc/snapshot', {
+      body: new Uint8Array(archive.body),
+      headers: { 'content-type': 'application/x-tar' },
+    });
+  },
+  'requests_list JournalTwoRequests': async () => {
+    await ok(ctl, 'DELETE', '/_svc/requests');
+    await ctl.call('POST', `${V3}/images`, { body: image('refused', { image_type: 'FLOPPY' }) });
+    await ok(ctl, 'POST', `${V3}/images/list`, { body: { kind: 'image' } });
+    return ok(ctl, 'GET', '/_svc/requests');
+  },
+  'requests_list JournalEmpty': async () => {
+    await ok(ctl, 'DELETE', '/_svc/requests');
+    return ok(ctl, 'GET', '/_svc/requests');
+  },
+  'faults_list FaultRulesRetryInForce': async () => {
+    await ok(ctl, 'PUT', '/_svc/faults', {
+      body: { rules: [{ operation_id: 'clusters_get', status: 503, probability: 1, count: 2 }] },
+    });
+    await ctl.call('GET', `${V3}/clusters/${topology.cluster}`);
+    const listed = await ok(ctl, 'GET', '/_svc/faults');
+    await ok(ctl, 'DELETE', '/_svc/faults');
+    return listed;
+  },
+  'faults_list FaultRulesNone': async () => {
+    await ok(ctl, 'DELETE', '/_svc/faults');
+    return ok(ctl, 'GET', '/_svc/faults');
+  },
+  'faults_update FaultRulesRetry': async () => {
+    const set = await ok(ctl, 'PUT', '/_svc/faults', {
+      body: { rules: [{ operation_id: 'clusters_get', status: 503, probability: 1, count: 2 }] },
+    });
+    await ok(ctl, 'DELETE', '/_svc/faults');
+    return set;
+  },
+  'tasks_complete TaskCompleted': async () => {
+    await ok(ctl, 'PUT', '/_svc/settings', { body: { task_seconds: 3600 } });
+    const created = await ok(ctl, 'POST', `${V3}/images`, { body: image('to-complete') });
+    const done = await ok(ctl, 'POST', `/_svc/tasks/${created.status.execution_context.task_uuid}/complete`, {
+      body: { status: 'SUCCEEDED' },
+    });
+    await ok(ctl, 'PUT', '/_svc/settings', { body: { task_seconds: 0 } });
+    return done;
+  },
+  'settings_list SettingsDefault': () => ok(ctl, 'GET', '/_svc/settings'),
+  'settings_update SettingsInstant': () => ok(ctl, 'PUT', '/_svc/settings', { body: { task_seconds: 0 } }),
   'tasks_get_v2_0 TaskSucceededV2_0': () => ok(t, 'GET', `/api/svc/v2.0/tasks/${made.completeTask}`),
   'tasks_get_v2_0 TaskRunningV2_0': async () => {
     await running(slow, made.slowTask);
@@ -266,6 +330,7 @@ beforeAll(async () => {
   t = await startTestSimulator();
   slow = await startTestSimulator({ taskSeconds: 600 });
   failing = await startTestSimulator({ faults: { taskFailRate: 1 } });
+  ctl = await startTestSimulator();
   topology = await seededTopology(t.call);
   const sample = `${t.sim.url}/samples/cirros.img`;
   const resources = {
@@ -329,6 +394,7 @@ afterAll(async () => {
   await t?.close();
   await slow?.close();
   await failing?.close();
+  await ctl?.close();
 });
 
 /** The task of an object store's deployment, found by its entity. */
@@ -386,6 +452,6 @@ describe('the simulator answers every field its spec declares and its examples f
   });
 
   it('answers what the spec declares, as validated by every call above', () => {
-    expect([...t.violations, ...slow.violations, ...failing.violations]).toEqual([]);
+    expect([...t.violations, ...slow.violations, ...failing.violations, ...ctl.violations]).toEqual([]);
   });
 });

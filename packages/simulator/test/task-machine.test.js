@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDomain } from '../src/domain/index.js';
-import { createFaults } from '../src/faults.js';
+import { createFaultRules } from '../src/faults.js';
 import { upgrade } from '../src/migrate.js';
 import { AUTH, startTestSimulator, waitTask } from './support/sim.js';
 import { startHeldSource } from './support/source.js';
@@ -82,7 +82,7 @@ describe('a stop', () => {
     const domain = createDomain({
       dataDir,
       taskMs: 3_600_000,
-      faults: createFaults(),
+      faults: createFaultRules(),
       seed: 1,
       sourceLimitBytes: 1024,
       sourceTimeoutMs: 1000,

@@ -7,7 +7,7 @@ import { createFiles } from './files.js';
 import { createImages, IMAGE_SORT, imageIndexes } from './images.js';
 import { createObjectStores } from './objectstores.js';
 import { openStore } from './store.js';
-import { createTasks, TASK_SORT, taskAttributes } from './tasks.js';
+import { createTasks, DONE, TASK_SORT, taskAttributes } from './tasks.js';
 import { checkTopology, createTopology, seedTopology } from './topology.js';
 
 /**
@@ -56,7 +56,7 @@ export function openState(dataDir) {
  * @param {object} o
  * @param {string} o.dataDir
  * @param {number} o.taskMs  how long a task takes at least, in ms
- * @param {import('../faults.js').Faults} o.faults
+ * @param {{ taskFails: () => boolean }} o.faults  whether a task fails by a fault (faults.js)
  * @param {number | undefined} o.seed  seeds the topology's UUIDs at the first start
  * @param {import('./topology.js').TopologySpec} [o.topology]  clusters and subnets (`--topology`); they replace the stored ones
  * @param {number} o.sourceLimitBytes
@@ -144,6 +144,48 @@ export function createDomain({
     topology,
     /** What start-up recovery resolved (see images.recover). */
     recovered,
+    /** How many of each kind the state holds (the control API's health). */
+    counts: () => ({
+      image: store.count('image'),
+      task: store.count('task'),
+      object_store: store.count('objectstore'),
+    }),
+    /**
+     * Removes what was created through the APIs, in one transaction (the control API's reset);
+     * the topology stays. `image`: every image and its tasks (their bytes are recorded for the next
+     * start's sweep); `object_store`: every object store, the object store service's enablement and
+     * their tasks; `task`: every task that has ended. Call it with the tasks stopped, then close the
+     * domain and open it again.
+     * @param {('image' | 'task' | 'object_store')[]} kinds
+     * @returns {Partial<Record<'image' | 'task' | 'object_store', number>>} how many of each were removed
+     */
+    removeCreated(kinds) {
+      /** @type {Partial<Record<'image' | 'task' | 'object_store', number>>} */
+      const removed = {};
+      const of = new Set([
+        ...(kinds.includes('image') ? ['image'] : []),
+        ...(kinds.includes('object_store') ? ['objectstore', 'service'] : []),
+      ]);
+      store.batch(() => {
+        if (kinds.includes('image')) {
+          const images = store.list('image');
+          for (const { uuid } of images) store.put('unlink', uuid, { uuid });
+          store.clear('image');
+          removed.image = images.length;
+        }
+        if (kinds.includes('object_store')) {
+          removed.object_store = store.count('objectstore');
+          store.clear('objectstore');
+          store.remove('service', 'oss');
+        }
+        const gone = store
+          .list('task')
+          .filter((t) => of.has(t.entity.kind) || (kinds.includes('task') && DONE.has(t.status)));
+        for (const t of gone) store.remove('task', t.uuid);
+        if (gone.length || kinds.includes('task')) removed.task = gone.length;
+      });
+      return removed;
+    },
     /** Runs every task a stop left, and from now on each task once it is started. */
     start: () => tasks.resume(),
     /** Stops the running jobs (their tasks resume at the next start) and closes the state. */

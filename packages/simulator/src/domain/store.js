@@ -8,6 +8,9 @@ import { createRequire } from 'node:module';
 import { COLLATION, collationKey } from './collation.js';
 import { durable } from './durable.js';
 
+/** Writes of every store of this process, counted: the numbers of `generation`. */
+let writes = 0;
+
 /** `node:sqlite`'s DatabaseSync (the data dir's lock uses it too). @type {typeof import('node:sqlite').DatabaseSync} */
 export const DatabaseSync = loadSqlite();
 
@@ -80,6 +83,8 @@ function attributeRow(value, sortable) {
  * @property {(kind: string, uuid: string) => boolean} remove  true when a document was removed
  * @property {(kind: string) => number} count
  * @property {(kind: string) => number} generation  changes whenever a document of the kind is written or removed
+ *   (a number no other store of the process has given)
+ * @property {(kind: string) => void} clear  removes every document of a kind, in one transaction
  * @property {<T>(fn: () => T) => T} batch  runs `fn` in one transaction: every write in it commits
  *   together or not at all (the domain's one transaction per transition)
  * @property {(run: () => void) => void} afterCommit  runs `run` once the open transaction has
@@ -181,6 +186,9 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
     hasClass: db.prepare(
       'SELECT 1 AS x FROM attributes WHERE kind = ? AND name = ? AND cls = ? AND rank IS NOT NULL LIMIT 1',
     ),
+    clearAttributes: db.prepare('DELETE FROM attributes WHERE kind = ?'),
+    clearCounts: db.prepare('DELETE FROM counts WHERE kind = ?'),
+    clearDocuments: db.prepare('DELETE FROM documents WHERE kind = ?'),
     setting: db.prepare('SELECT value FROM settings WHERE key = ?'),
     setSetting: db.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)'),
   };
@@ -222,9 +230,11 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
     }
   };
 
-  /** @type {Map<string, number>} kind -> write counter, for caches of derived answers */
+  /** @type {Map<string, number>} kind -> its last write's number, for caches of derived answers */
   const generations = new Map();
-  const bump = (kind) => generations.set(kind, (generations.get(kind) ?? 0) + 1);
+  // numbers no other store of this process gives: a cache kept across a store opened again
+  // (a restore, a reset) never takes a new store's numbers for its old ones
+  const bump = (kind) => generations.set(kind, ++writes);
   const parse = (row) => (row ? JSON.parse(String(row.doc)) : undefined);
 
   /** Writes the attributes of a document: all of a new one, the changed ones of an old one. */
@@ -444,7 +454,19 @@ export function openStore(file, { indexes = {}, version = 0 } = {}) {
     },
     remove,
     count: (kind) => countOf(kind, '', ''),
-    generation: (kind) => generations.get(kind) ?? 0,
+    generation(kind) {
+      if (!generations.has(kind)) bump(kind);
+      return /** @type {number} */ (generations.get(kind));
+    },
+    clear(kind) {
+      atomic(() => {
+        dirty = true;
+        S.clearAttributes.run(kind);
+        S.clearCounts.run(kind);
+        S.clearDocuments.run(kind);
+      });
+      bump(kind);
+    },
     batch: (fn) => atomic(fn),
     afterCommit(run) {
       if (depth > 0) committed.push(run);

@@ -81,7 +81,7 @@ const END_RETRY_MS = 1000;
  * @param {object} o
  * @param {import('./store.js').Store} o.store
  * @param {number} o.taskMs  how long a task takes at least, in ms (0: as fast as its job)
- * @param {import('../faults.js').Faults} o.faults
+ * @param {{ taskFails: () => boolean }} o.faults  whether a task fails by a fault (faults.js)
  * @param {(line: string) => void} [o.log]  one line for what cannot be answered to anyone (a task's end not written)
  */
 export function createTasks({ store, taskMs, faults, log = (line) => console.error(line) }) {
@@ -91,6 +91,10 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
   events.setMaxListeners(0);
   /** @type {Map<string, AbortController>} */
   const running = new Map();
+  /** @type {Map<string, AbortController>} a running task's waits, cut short by `complete` */
+  const wakes = new Map();
+  /** @type {Set<() => void>} the ends of the `waitAny` calls waiting now */
+  const waits = new Set();
   /** @type {Map<string, number>} task -> share of its work done (0..1), for the tasks whose job reports it */
   const work = new Map();
   /** @type {Set<NodeJS.Timeout>} */
@@ -183,12 +187,14 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
     // asked to abort before it ran (before a restart, say): it ends so, its job not run
     if (queued.requested === 'ABORTED') return end(uuid, job, undefined);
     const controller = new AbortController();
+    const wake = new AbortController();
     running.set(uuid, controller);
+    wakes.set(uuid, wake);
     startedHere.delete(uuid);
     let failure;
     try {
-      const queuedMs = Math.min(500, durationMs / 10);
-      if (queuedMs > 0) await sleep(queuedMs, controller.signal);
+      const queuedMs = hurried.has(uuid) ? 0 : Math.min(500, durationMs / 10);
+      if (queuedMs > 0) await sleep(queuedMs, controller.signal, wake.signal);
       const task = machine.move(uuid, 'started', (t) => {
         t.startedUs ??= nowUs();
         t.startedMs = Date.now();
@@ -198,21 +204,29 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
       const progress = (done, total) => {
         if (total > 0) work.set(uuid, Math.min(1, done / total));
       };
-      await Promise.all([job.run?.(task, controller.signal, progress), sleep(durationMs, controller.signal)]);
+      await Promise.all([
+        job.run?.(task, controller.signal, progress),
+        sleep(hurried.has(uuid) ? 0 : durationMs, controller.signal, wake.signal),
+      ]);
       if (failByFault)
         failure = new TaskError('SIMULATED_FAULT', 'The task failed by a simulated fault (--faults task-fail)');
     } catch (error) {
       if (closed) return; // a stop: left as it is, QUEUED again at the next start
+      // an end asked for through the control API (`complete`) is the abort's reason
+      const asked = controller.signal.reason;
       failure =
-        error instanceof TaskError
-          ? error
-          : isStorageFull(error)
-            ? new TaskError('STORAGE_FULL', "The simulator's data directory is full: free some space and retry")
-            : controller.signal.aborted
-              ? new TaskError('ABORTED', 'The task was aborted')
-              : new TaskError('INTERNAL_ERROR', String(error?.message ?? error));
+        asked instanceof TaskError
+          ? asked
+          : error instanceof TaskError
+            ? error
+            : isStorageFull(error)
+              ? new TaskError('STORAGE_FULL', "The simulator's data directory is full: free some space and retry")
+              : controller.signal.aborted
+                ? new TaskError('ABORTED', 'The task was aborted')
+                : new TaskError('INTERNAL_ERROR', String(error?.message ?? error));
     } finally {
       running.delete(uuid);
+      wakes.delete(uuid);
       work.delete(uuid);
     }
     if (closed) return;
@@ -232,6 +246,8 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
   };
   /** Tasks started by this engine (since this start): not interrupted by a stop. */
   const startedHere = new Set();
+  /** Tasks asked to end now (`complete` SUCCEEDED): their task time is over. */
+  const hurried = new Set();
 
   return {
     events,
@@ -310,6 +326,7 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
       return new Promise((resolve) => {
         const wanted = new Set(uuids);
         const finish = () => {
+          if (!waits.delete(finish)) return;
           waiters--;
           clearTimeout(timer);
           events.off('change', onChange);
@@ -320,12 +337,44 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
           if (wanted.has(t.uuid) && DONE.has(t.status)) finish();
         };
         const timer = setTimeout(finish, timeoutMs);
+        waits.add(finish);
         events.on('change', onChange);
         signal?.addEventListener('abort', finish, { once: true });
       });
     },
     /** How many calls of `waitAny` wait now (for the leak check: none once their requests are answered). */
     waiting: () => waiters,
+    /**
+     * Ends a task now, through the transition its own end takes (`POST /_svc/tasks/{uuid}/complete`):
+     * SUCCEEDED skips what is left of its task time (its work, a fetch say, still has to finish: its
+     * effect needs it); FAILED stops its work and ends it FAILED with `errorDetail`, its entity in the
+     * state a failure leaves. Resolves once it has ended.
+     * @param {string} uuid
+     * @param {'SUCCEEDED' | 'FAILED'} status
+     * @param {string} [errorDetail]
+     * @returns {Promise<'ended' | 'already' | undefined>} undefined: no such task; 'already': it had ended
+     */
+    async complete(uuid, status, errorDetail) {
+      const task = store.get('task', uuid);
+      if (!task) return undefined;
+      if (DONE.has(task.status)) return 'already';
+      if (status === 'FAILED') {
+        const failure = new TaskError(
+          'SIMULATED_FAULT',
+          errorDetail ?? 'The task was ended FAILED through POST /_svc/tasks/{uuid}/complete',
+        );
+        const controller = running.get(uuid);
+        if (controller) controller.abort(failure);
+        else end(uuid, jobs[task.operation] ?? {}, failure);
+      } else {
+        hurried.add(uuid);
+        wakes.get(uuid)?.abort();
+        if (!running.has(uuid)) schedule(uuid);
+      }
+      while (!DONE.has(store.get('task', uuid)?.status ?? 'SUCCEEDED')) await this.waitAny([uuid], 60_000);
+      hurried.delete(uuid);
+      return 'ended';
+    },
     /**
      * Start-up, before `start`: every task a stop left QUEUED or RUNNING is QUEUED again (its
      * percentage_complete kept), to run again at `start`.
@@ -371,6 +420,8 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
         // a full disk: the progress is lost, the task is not
       }
       for (const controller of running.values()) controller.abort();
+      // a long poll answers what it has now: nobody is left to end its tasks
+      for (const finish of [...waits]) finish();
     },
   };
 
@@ -385,17 +436,25 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
   }
 }
 
-function sleep(ms, signal) {
-  if (ms <= 0) return Promise.resolve();
+/**
+ * Waits `ms`; rejects with `signal`'s reason when it aborts first, resolves at once when `wake` does.
+ * @param {number} ms
+ * @param {AbortSignal} signal
+ * @param {AbortSignal} [wake]
+ */
+function sleep(ms, signal, wake) {
+  if (ms <= 0 || wake?.aborted) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
+    const settle = (then) => () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', aborted);
+      wake?.removeEventListener('abort', woken);
+      then();
+    };
+    const woken = settle(() => resolve(undefined));
+    const aborted = settle(() => reject(signal.reason));
+    const timer = setTimeout(woken, ms);
+    signal.addEventListener('abort', aborted, { once: true });
+    wake?.addEventListener('abort', woken, { once: true });
   });
 }

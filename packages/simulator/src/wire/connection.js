@@ -50,6 +50,8 @@ const WRITE_PIECE = 64 * 1024;
  * @property {() => number} heldBytes  the batch budget's reservations, in bytes
  * @property {() => number} parkedBytes  what batches waiting on a long poll keep of their answers, in bytes
  * @property {() => number} streams  answers' streams not yet given back
+ * @property {() => { drained: Promise<void>, resume: () => void }} pause  holds new requests until `resume`;
+ *   `drained` once those of the served APIs in flight are answered (pipeline.js)
  */
 
 /**
@@ -96,6 +98,7 @@ export function serve(server, o) {
     heldBytes: () => connections.budget.held(),
     parkedBytes: () => connections.budget.parked(),
     streams: () => connections.streams(),
+    pause: pipeline.pause,
   };
 }
 

@@ -86,7 +86,8 @@ const UNAUTHORIZED_PAGE =
  */
 
 /**
- * @typedef {Answer & { api?: any, operationId?: string, failed?: boolean }} Answered
+ * @typedef {Answer & { api?: any, operationId?: string, failed?: boolean, broke?: any[] }} Answered  `broke`:
+ *   the rules of the description the request broke (Ajv's errors, or the pipeline's in their shape)
  */
 
 /** An answer's JSON text in pieces (none: no body). */
@@ -102,13 +103,71 @@ export function piecesOf(answer) {
 
 const now = (wait) => wait();
 
+/** The name of the control API (redocly.yaml): never journaled, never faulted, held by no pause of its own. */
+const CONTROL = 'control';
+
+/** The statuses of the pipeline's own refusals of what a request sent (a media type, a size, malformed JSON). */
+const BROKEN = new Set([400, 413, 414, 415]);
+
+/** A refusal of the pipeline's own, worded as the validator words a broken rule (a rule, never the value). */
+const brokeOf = (error) => ({
+  instancePath: error.status === 415 ? '/headers/content-type' : error.status === 414 ? '/path' : '/requestBody',
+  keyword: 'format',
+  // the media type sent is a header's value: not kept
+  message: error.status === 415 ? 'must be a media type the operation takes' : error.message.replace(/: .*$/s, ''),
+});
+
+/**
+ * The gate a restore or a reset closes: requests that come meanwhile wait; those of the served
+ * APIs already in flight are counted, and the pause resolves once they are answered.
+ */
+function createGate() {
+  let inflight = 0;
+  /** @type {Promise<void> | undefined} */
+  let held;
+  /** @type {(value?: any) => void} */
+  let open = () => {};
+  let drained = () => {};
+  const done = () => {
+    inflight -= 1;
+    if (inflight === 0) drained();
+  };
+  return {
+    closed: () => held !== undefined,
+    /** @template T @param {Promise<T>} answering @param {boolean} own  a control API request (not counted) */
+    count(answering, own) {
+      if (own) return answering;
+      inflight += 1;
+      return answering.finally(done);
+    },
+    /** @template T @param {() => Promise<T>} later @param {boolean} own */
+    through(later, own) {
+      return /** @type {Promise<void>} */ (held).then(() => this.count(later(), own));
+    },
+    pause() {
+      held = new Promise((resolve) => (open = resolve));
+      const drain = new Promise((resolve) => (drained = () => resolve(undefined)));
+      if (inflight === 0) drained();
+      return {
+        drained: drain,
+        resume() {
+          held = undefined;
+          open(undefined);
+        },
+      };
+    },
+  };
+}
+
 /**
  * @typedef {object} PipelineOptions
  * @property {(import('../bundles.js').LoadedApi & { adapter: import('../apis/index.js').Adapter })[]} apis
- * @property {import('../domain/index.js').Domain} domain
+ * @property {() => import('../domain/index.js').Domain} domain  the domain now (a restore opens another)
  * @property {string} user
  * @property {string} password
- * @property {import('../faults.js').Faults} faults
+ * @property {import('../faults.js').FaultRules} faults  the fault rules in force
+ * @property {import('../control/journal.js').Journal} [journal]  records every request to the other APIs
+ * @property {() => import('../apis/control/index.js').Control} [control]  what the control API's handlers get
  * @property {string[]} secrets  never echoed in an answer (the data directory, the password)
  * @property {Record<string, { type: string, bytes: Buffer }>} [files]  path -> a file served without
  *   authentication (GET and HEAD), e.g. the sample image
@@ -122,8 +181,21 @@ const now = (wait) => wait();
  * The pipeline of a server.
  * @param {PipelineOptions} o
  */
-export function createPipeline({ apis, domain, user, password, faults, secrets, files = {}, tamper, uploadIdleMs }) {
+export function createPipeline({
+  apis,
+  domain,
+  user,
+  password,
+  faults,
+  journal,
+  control,
+  secrets,
+  files = {},
+  tamper,
+  uploadIdleMs,
+}) {
   const router = createRouter(apis);
+  const gate = createGate();
   const validator = createValidator();
   const answers = createAnswerCache();
   const expected = Buffer.from(Buffer.from(`${user}:${password}`).toString('base64'));
@@ -166,8 +238,51 @@ export function createPipeline({ apis, domain, user, password, faults, secrets, 
     const file = files[target.rawPathname];
     if (file && (request.method === 'get' || request.method === 'head'))
       return { status: 200, headers: { 'content-type': file.type }, bytes: file.bytes };
-    if (!authorized(request.headers.authorization)) return unauthorized(target);
-    return tamper ? run({ ...request, target }).then(tampered) : run({ ...request, target });
+    const mount = router.mountOf(target.pathname);
+    const own = mount?.api.name === CONTROL;
+    if (!authorized(request.headers.authorization) && !isPublic(mount, request.method, target)) {
+      const refused = unauthorized(target);
+      if (!own) record(request.method, target, mount, refused.status, performance.now(), undefined);
+      return refused;
+    }
+    const started = journal && !own ? performance.now() : 0;
+    const answered = gate.closed()
+      ? gate.through(() => run({ ...request, target }), own)
+      : gate.count(run({ ...request, target }), own);
+    const recorded = started
+      ? answered.then((a) => (record(request.method, target, mount, a.status, started, a), a))
+      : answered;
+    return tamper ? recorded.then(tampered) : recorded;
+  }
+
+  /** Whether an operation takes no credentials (its `security: []`: the control API's health). */
+  function isPublic(mount, method, target) {
+    if (!mount) return false;
+    try {
+      const path = target.pathname.slice(mount.base.length) || '/';
+      return router.routeOf(mount.api, { method, path }).operation.security?.length === 0;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Records a request in the journal: its operation (when its path and method name one), status,
+   * time and what it broke of the description.
+   * @param {number} started  performance.now() at its arrival
+   * @param {Answered} [answered]
+   */
+  function record(method, target, mount, status, started, answered) {
+    if (!journal || !mount) return;
+    let operationId = answered?.operationId;
+    if (!operationId && !answered)
+      try {
+        const path = target.pathname.slice(mount.base.length) || '/';
+        operationId = router.routeOf(mount.api, { method, path }).operation.operationId;
+      } catch {
+        // no operation at that path
+      }
+    journal.record(method, target.pathname, operationId, status, performance.now() - started, answered?.broke);
   }
 
   /**
@@ -206,6 +321,8 @@ export function createPipeline({ apis, domain, user, password, faults, secrets, 
   async function run(r) {
     let api;
     let operationId;
+    /** Whether the request passed the description's checks (its refusals after are not the description's). */
+    let checked = false;
     try {
       const { pathname, query, search } = r.target;
       const mount = router.mountOf(pathname);
@@ -215,7 +332,7 @@ export function createPipeline({ apis, domain, user, password, faults, secrets, 
       const request = { method: r.method, path, headers: r.headers, query, search, body: undefined };
       const { operation, params, kind } = router.routeOf(api, request);
       operationId = operation.operationId;
-      await admit(r, operation, kind);
+      const hit = await admit(r, operation, kind, api);
       const text = await textOf(r, operation, kind);
       // what the checks below read of a request with a small body (their results are remembered)
       const key =
@@ -226,14 +343,16 @@ export function createPipeline({ apis, domain, user, password, faults, secrets, 
         validator.validate(api, operation, request, kind === 'json', key);
         const handler = api.adapter.handlers[operationId];
         if (!handler) throw new HttpError(501, 'INTERNAL_ERROR', `${operationId} is not simulated yet`);
-        return handler(contextOf(r, { api, operation, operationId, params, query, body, kind }));
+        checked = true;
+        const ctx = contextOf(r, { api, operation, operationId, params, query, body, kind });
+        return faults.during(hit, () => handler(ctx));
       };
       // the same request again, the documents its answer reads unchanged: the same bytes, whose
       // request passed every check that follows (a function of what the key holds)
       const generationOf = api.adapter.cachedAnswers?.[operationId];
       const answered =
         generationOf && key
-          ? await answers.answered(`${r.origin} ${key}`, generationOf(domain), respond)
+          ? await answers.answered(`${r.origin} ${key}`, generationOf(domain()), respond)
           : await respond();
       return { ...answered, api, operationId };
     } catch (error) {
@@ -241,17 +360,20 @@ export function createPipeline({ apis, domain, user, password, faults, secrets, 
       // a defect of ours, unless the client went away (its body then ends early: nobody to tell)
       if (!(error instanceof HttpError) && known.status === 500 && !r.gone().aborted)
         console.error(`simulator: ${operationId ?? 'request'}: ${known.message}`);
-      return { ...errorAnswer(known, api, operationId), api, operationId, failed: true };
+      // what it broke of the description, for the journal: the validator's errors, or the refusal's own
+      const own = !checked && error instanceof HttpError && BROKEN.has(known.status);
+      const broke = error?.errors ?? (own ? [brokeOf(known)] : undefined);
+      return { ...errorAnswer(known, api, operationId), api, operationId, failed: true, broke };
     }
   }
 
   /**
    * What a request must pass before its body is read: a sub-request takes no binary body and no
-   * batch; a request from a connection meets the faults (latency, then 503/429 on the calls that
-   * clients retry: GET/HEAD and x-svc-idempotent POSTs).
+   * batch; a request from a connection to the served APIs meets the fault rules in force (their
+   * latency, then their status). Resolves the rules' hit (undefined: none).
    * @throws {HttpError}
    */
-  async function admit(r, operation, kind) {
+  async function admit(r, operation, kind, api) {
     if (!r.body) {
       if (kind === 'binary')
         throw new HttpError(
@@ -261,21 +383,26 @@ export function createPipeline({ apis, domain, user, password, faults, secrets, 
         );
       if (operation.operationId === 'batch_create')
         throw new HttpError(400, 'INVALID_REQUEST', 'a batch cannot contain a batch');
-      return;
+      return undefined;
     }
-    await faults.delay();
-    if (!isReadOnly({ method: r.method, operation })) return;
-    const fault = faults.httpFault();
-    if (fault)
-      throw new HttpError(fault.status, fault.reason, fault.message, undefined, {
-        'retry-after': String(fault.retryAfterSeconds),
-      });
+    if (api.name === CONTROL) return undefined;
+    const hit = faults.match(
+      operation.operationId,
+      r.method,
+      r.target.pathname,
+      isReadOnly({ method: r.method, operation }),
+    );
+    await faults.delay(hit);
+    const refused = faults.errorOf(hit);
+    if (refused) throw refused;
+    return hit;
   }
 
   /** @returns {Context} */
   function contextOf(r, { api, operation, operationId, params, query, body, kind }) {
     return {
-      domain,
+      domain: domain(),
+      ...(api.name === CONTROL && control ? { control: control() } : {}),
       api,
       operation,
       operationId,
@@ -379,6 +506,12 @@ export function createPipeline({ apis, domain, user, password, faults, secrets, 
 
   return {
     answer,
+    /**
+     * Holds new requests and resolves once those of the served APIs in flight are answered (the
+     * control API's own are not waited for); `resume()` lets the held ones through.
+     * @returns {{ drained: Promise<void>, resume: () => void }}
+     */
+    pause: () => gate.pause(),
     /** The error body of a request the connection answers itself (a parse error): the first API's words. */
     errorBody: (error) => apis[0].adapter.errorBody(error),
     /** What the pipeline's caches hold, in bytes (for the leak check). */

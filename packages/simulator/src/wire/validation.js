@@ -40,7 +40,10 @@ export function validationError(status, errors) {
   const text = Object.entries(details)
     .map(([f, m]) => `${f}: ${m}`)
     .join('; ');
-  return new HttpError(status, 'INVALID_REQUEST', `Request could not be processed: ${text}`, details);
+  const error = new HttpError(status, 'INVALID_REQUEST', `Request could not be processed: ${text}`, details);
+  // the validator's own errors, for the request journal
+  error.errors = errors;
+  return error;
 }
 
 /** The answer to a missing required body, in the API's validation status. */

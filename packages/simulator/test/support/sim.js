@@ -11,13 +11,6 @@ import { startSimulator } from '../../src/index.js';
 export const PASSWORD = 'sim-test-password';
 export const AUTH = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
 
-/**
- * APIs the simulator serves but does not answer yet: their handlers answer 501 until the
- * simulator gives them what they read. The suites that walk every operation (fuzz, spec
- * coverage) leave them out until then: enabled once the control API is wired (lead).
- */
-export const UNWIRED_APIS = new Set(['control']);
-
 let apisPromise;
 /** The bundles' routers and validators (loaded once). */
 export const specs = () => (apisPromise ??= loadApis());
