@@ -6,9 +6,10 @@
 //     RSS; beside them, the same PUT to a bare Node server writing a file and to one dropping it.
 // Both servers are plain HTTP on 127.0.0.1 (Prism has no TLS), each in its own process.
 // (3) then the scale curve and the bare-server ratios of scale.mjs (over HTTPS), and the memory
-//     under a burst of maximal batches and after 64 maximal list pages of burst.mjs.
+//     under a burst of maximal batches and after 64 maximal list pages of burst.mjs; the control
+//     API's snapshot, restore and reset of control.mjs.
 // BENCH_PARTS (a comma-separated list; default all) runs some of them: prism (1), upload (2),
-// curve and bare (scale.mjs's (1) and (2)), burst, pages, e.g. BENCH_PARTS=bare,burst.
+// curve and bare (scale.mjs's (1) and (2)), burst, pages, control, e.g. BENCH_PARTS=bare,burst.
 import { fork, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -21,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { commandLine, fromEnv, integer } from '@svc/args';
 
 const USAGE =
-  'Usage: [BENCH_UPLOAD_BYTES=1073741824] [BENCH_SECONDS=4] [BENCH_ROUNDS=9] [BENCH_SCALE=100,1000,10000,100000] [BENCH_PARTS=prism,upload,curve,bare,burst,pages] npm run bench -w @svc/simulator   (no options)';
+  'Usage: [BENCH_UPLOAD_BYTES=1073741824] [BENCH_SECONDS=4] [BENCH_ROUNDS=9] [BENCH_SCALE=100,1000,10000,100000] [BENCH_PARTS=prism,upload,curve,bare,burst,pages,control] npm run bench -w @svc/simulator   (no options)';
 commandLine('simulator bench', USAGE, { options: {} }); // no options: the settings are environment variables
 const setting = (name, fallback) => fromEnv('simulator bench', USAGE, name, fallback, integer(1));
 const UPLOAD_BYTES = setting('BENCH_UPLOAD_BYTES', 1024 ** 3);
@@ -37,12 +38,14 @@ const [
   { default: autocannon },
   { benchParts, median, scaleBench, scaleSizes },
   { batchBurst, listPages },
+  { controlBench },
 ] = await Promise.all([
   import('@svc/mock'),
   import('@svc/oas/apis'),
   import('autocannon'),
   import('./scale.mjs'),
   import('./burst.mjs'),
+  import('./control.mjs'),
 ]);
 scaleSizes(); // checked before the long runs
 const parts = benchParts();
@@ -50,6 +53,7 @@ if (parts.has('prism') || parts.has('upload')) await serverBench();
 await scaleBench();
 if (parts.has('burst')) await batchBurst();
 if (parts.has('pages')) await listPages();
+if (parts.has('control')) await controlBench();
 
 /** Parts (1) and (2), as BENCH_PARTS asks: the simulator and its references over plain HTTP. */
 async function serverBench() {

@@ -16,7 +16,7 @@
 //     bytes, pre-serialised (bare-child.mjs), each in its own process with the same certificate.
 // Each figure with its goal (issues 23 and 43) and whether it is met. Sizes: BENCH_SCALE (default
 // 100,1000,10000,100000); every list request's body has its keys in another order, so that no
-// answer comes from the simulator's answer cache (keyed by the body text, at most 64 entries).
+// answer comes from the simulator's answer cache (keyed by the body text).
 // BENCH_PARTS (benchParts) picks the parts: `curve` is (1), `bare` is (2); with `bare` alone, (2)
 // runs on one process seeded to the smallest size.
 import { fork } from 'node:child_process';
@@ -29,9 +29,9 @@ import { fileURLToPath } from 'node:url';
 import { commandLine, fromEnv, integer, usageExit } from '@svc/args';
 
 const USAGE =
-  'Usage: [BENCH_SCALE=100,1000,10000,100000] [BENCH_SECONDS=4] [BENCH_ROUNDS=9] [BENCH_PARTS=prism,upload,curve,bare,burst,pages] npm run bench -w @svc/simulator';
+  'Usage: [BENCH_SCALE=100,1000,10000,100000] [BENCH_SECONDS=4] [BENCH_ROUNDS=9] [BENCH_PARTS=prism,upload,curve,bare,burst,pages,control] npm run bench -w @svc/simulator';
 /** The parts of `npm run bench`, in the order they run (bench.mjs: prism, upload; here: curve, bare; burst.mjs: burst). */
-const PARTS = ['prism', 'upload', 'curve', 'bare', 'burst', 'pages'];
+const PARTS = ['prism', 'upload', 'curve', 'bare', 'burst', 'pages', 'control'];
 const PASSWORD = 'bench';
 const AUTH = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
 const CONNECTIONS = 32;

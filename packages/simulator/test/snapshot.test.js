@@ -100,6 +100,8 @@ describe('stageSnapshot and installSnapshot', () => {
     // staged, not installed: the data dir is as it was
     expect(documentsOf(dst)).not.toEqual(wanted);
     installSnapshot(dst, staged.dir);
+    // the old state is deleted behind the install: wait for it
+    for (let i = 0; i < 400 && fingerprint(dst).snapshots.length; i++) await new Promise((r) => setTimeout(r, 10));
     const after = fingerprint(dst);
     expect(documentsOf(dst)).toEqual(wanted);
     expect(after).toMatchObject({

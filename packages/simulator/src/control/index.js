@@ -3,7 +3,8 @@
 // those in flight (long polls answer at once), close the domain, change its files, and open it
 // again: no request ever meets half of either.
 import { createReadStream, readFileSync } from 'node:fs';
-import { SCHEMA } from '../domain/index.js';
+import { removeTrash } from '../domain/files.js';
+import { freshState, SCHEMA } from '../domain/index.js';
 import { createSnapshot, installSnapshot, recoverSnapshot, SnapshotInvalid, stageSnapshot } from './snapshot.js';
 
 /** The simulator package's version (the health answer's and the snapshot manifest's). */
@@ -73,7 +74,13 @@ export function createControl({ dataDir, open, taskSeconds, journal, faults, pau
     startedMs,
     counts: () => domain.counts(),
     async reset(kinds = [...KINDS]) {
-      return (await swap({ open: (d) => d.removeCreated(kinds) })) ?? {};
+      // of every kind: a new state file (its cost is the topology's); else the rows of those kinds
+      const every = KINDS.every((k) => kinds.includes(k));
+      const removed = await swap({
+        open: (d) => (every ? d.counts() : d.removeCreated(kinds)),
+        closed: () => (every ? freshState(dataDir) : undefined),
+      });
+      return removed ?? {};
     },
     snapshot: () => createSnapshot(dataDir, { schema: SCHEMA, simulator: VERSION }),
     async restore(archive, { idleMs }) {
@@ -114,6 +121,8 @@ export function createControl({ dataDir, open, taskSeconds, journal, faults, pau
  */
 export async function prepareState(dataDir, snapshot) {
   recoverSnapshot(dataDir);
+  // image files a reset set aside and a stop left undeleted
+  removeTrash(dataDir);
   if (!snapshot) return;
   const input = createReadStream(snapshot);
   try {

@@ -81,6 +81,25 @@ export function writeWhole(file, data, { mode = 0o644, exclusive = false } = {})
 }
 
 /**
+ * Puts a file written aside (`temp`, closed) in place of `file` whole: fsync of it, the rename (a
+ * durable write), fsync of the directory.
+ * @param {string} temp
+ * @param {string} file
+ * @throws {NodeJS.ErrnoException} the file system's
+ */
+export function renameWhole(temp, file) {
+  const fd = openSync(temp, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  durable('rename');
+  renameSync(temp, file);
+  syncDirectory(dirname(file));
+}
+
+/**
  * Removes what a kill left of `writeWhole`s to `file`: its temporary files (`<file>.<pid>.tmp`).
  * @param {string} file
  */

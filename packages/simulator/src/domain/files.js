@@ -2,9 +2,9 @@
 // first and renamed when complete, so a stop never leaves a half image behind under the real name.
 // Only the image domain (images.js) calls this, once it holds the image's one writer slot.
 
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, WriteStream } from 'node:fs';
-import { open as fsOpen } from 'node:fs/promises';
+import { open as fsOpen, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -20,6 +20,9 @@ function decoded(part) {
     return part;
   }
 }
+
+/** The name's start of a folder of image files a reset set aside: `<data dir>/images.trash-<id>`. */
+const TRASH = 'images.trash-';
 
 /** Error codes of the local file system (as opposed to the network) while storing fetched bytes. */
 const STORAGE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS', 'EIO', 'ENOENT', 'EMFILE']);
@@ -329,4 +332,28 @@ export function createFiles(dataDir) {
       }
     },
   };
+}
+
+/**
+ * Sets every image file of a data dir aside at once (a reset: one rename of the folder, a new empty
+ * one in its place) and deletes them behind; what a stop leaves of them, `removeTrash` removes.
+ * @param {string} dataDir
+ */
+export function discardImageFiles(dataDir) {
+  const dir = join(dataDir, 'images');
+  const trash = join(dataDir, `${TRASH}${randomBytes(6).toString('hex')}`);
+  durable('rename');
+  renameSync(dir, trash);
+  mkdirSync(dir);
+  rm(trash, { recursive: true, force: true }).catch(() => {});
+}
+
+/**
+ * Start-up: removes the image files a reset set aside and a stop left undeleted.
+ * @param {string} dataDir
+ */
+export function removeTrash(dataDir) {
+  if (!existsSync(dataDir)) return;
+  for (const name of readdirSync(dataDir))
+    if (name.startsWith(TRASH)) rmSync(join(dataDir, name), { recursive: true, force: true });
 }

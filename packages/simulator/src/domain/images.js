@@ -517,7 +517,8 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
         return image.state === 'CREATING' && Boolean(image.sourceUri) && Boolean(task) && !DONE.has(task.status);
       };
       // image bytes a delete committed, or of an image that has none: removed; of no image: refused
-      const explained = (uuid) => Boolean(store.get('unlink', uuid) ?? store.get('image', uuid));
+      const all = Boolean(store.get('unlink', '*'));
+      const explained = (uuid) => all || Boolean(store.get('unlink', uuid) ?? store.get('image', uuid));
       const { unexplained } = files.sweep({ keep: keeps, explained });
       if (unexplained.length) throw new StoreUnexplained(unexplained, false);
       store.batch(() => {

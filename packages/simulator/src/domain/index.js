@@ -1,12 +1,14 @@
 // The simulator's domain: the entities, their states and tasks, with no HTTP in it. The APIs
 // (src/apis/) are adapters over this one model.
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCategories } from './categories.js';
+import { renameWhole } from './durable.js';
 import { StoreUnexplained } from './errors.js';
-import { createFiles } from './files.js';
+import { createFiles, discardImageFiles } from './files.js';
 import { createImages, IMAGE_SORT, imageIndexes } from './images.js';
 import { createObjectStores } from './objectstores.js';
-import { openStore } from './store.js';
+import { DatabaseSync, openStore } from './store.js';
 import { createTasks, DONE, TASK_SORT, taskAttributes } from './tasks.js';
 import { checkTopology, createTopology, seedTopology } from './topology.js';
 
@@ -32,11 +34,12 @@ const RETRY_MS = 1000;
  * sort on). Also the bulk path of the bench: documents `put` here before a start are the
  * simulator's (store.batch makes them one transaction).
  * @param {string} dataDir
+ * @param {string} [file]  the database (default `<dataDir>/state.sqlite`)
  * @returns {import('./store.js').Store}
  * @throws {Error} when the state cannot be opened
  */
-export function openState(dataDir) {
-  return openStore(join(dataDir, 'state.sqlite'), {
+export function openState(dataDir, file = join(dataDir, 'state.sqlite')) {
+  return openStore(file, {
     indexes: {
       // `_writer` and `_active`: what start-up looks for (store.having)
       image: {
@@ -48,6 +51,44 @@ export function openState(dataDir) {
     },
     version: INDEXES_VERSION,
   });
+}
+
+/** What a reset of every kind keeps: the simulator's own record and the topology. */
+const KEPT = ['meta', 'cluster', 'subnet', 'container'];
+
+/**
+ * A reset of everything created through the APIs (the control API's, of every kind), with the
+ * domain closed: a new state file that holds the topology only, put in place of the old one in
+ * one rename (so a stop leaves the old state or the new one), then the image files set aside at
+ * once. The new state records that every image file is to go, for a start that comes before
+ * they are deleted. Cost: that of the topology, not of what is removed.
+ * @param {string} dataDir
+ * @throws {Error} the database's or the file system's (the old state then stays)
+ */
+export function freshState(dataDir) {
+  const file = join(dataDir, 'state.sqlite');
+  const temp = `${file}.reset`;
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${temp}${suffix}`, { force: true });
+  const old = new DatabaseSync(file, { readOnly: true });
+  let kept;
+  try {
+    kept = old
+      .prepare(`SELECT kind, uuid, doc FROM documents WHERE kind IN (${KEPT.map(() => '?').join(', ')}) ORDER BY seq`)
+      .all(...KEPT);
+  } finally {
+    old.close();
+  }
+  const store = openState(dataDir, temp);
+  try {
+    store.batch(() => {
+      for (const row of kept) store.put(String(row.kind), String(row.uuid), JSON.parse(String(row.doc)));
+      store.put('unlink', '*', { uuid: '*' });
+    });
+  } finally {
+    store.close();
+  }
+  renameWhole(temp, file);
+  discardImageFiles(dataDir);
 }
 
 /**
@@ -166,17 +207,23 @@ export function createDomain({
         ...(kinds.includes('image') ? ['image'] : []),
         ...(kinds.includes('object_store') ? ['objectstore', 'service'] : []),
       ]);
+      const every = ['image', 'task', 'object_store'].every((k) => kinds.includes(/** @type {any} */ (k)));
       store.batch(() => {
         if (kinds.includes('image')) {
-          const images = store.list('image');
-          for (const { uuid } of images) store.put('unlink', uuid, { uuid });
+          removed.image = store.count('image');
+          // every image file is to go: the one record that says so explains them all at the next start
+          store.put('unlink', '*', { uuid: '*' });
           store.clear('image');
-          removed.image = images.length;
         }
         if (kinds.includes('object_store')) {
           removed.object_store = store.count('objectstore');
           store.clear('objectstore');
           store.remove('service', 'oss');
+        }
+        if (every) {
+          removed.task = store.count('task');
+          store.clear('task');
+          return;
         }
         const gone = store
           .list('task')
@@ -184,6 +231,8 @@ export function createDomain({
         for (const t of gone) store.remove('task', t.uuid);
         if (gone.length || kinds.includes('task')) removed.task = gone.length;
       });
+      // the bytes set aside at once (one rename), deleted behind
+      if (kinds.includes('image')) discardImageFiles(dataDir);
       return removed;
     },
     /** Runs every task a stop left, and from now on each task once it is started. */

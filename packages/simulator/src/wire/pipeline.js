@@ -250,7 +250,10 @@ export function createPipeline({
       ? gate.through(() => run({ ...request, target }), own)
       : gate.count(run({ ...request, target }), own);
     const recorded = started
-      ? answered.then((a) => (record(request.method, target, mount, a.status, started, a), a))
+      ? answered.then((a) => {
+          record(request.method, target, mount, a.status, started, a);
+          return a;
+        })
       : answered;
     return tamper ? recorded.then(tampered) : recorded;
   }
