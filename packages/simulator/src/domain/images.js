@@ -10,8 +10,9 @@
 // removes, never an acknowledged image without its bytes.
 import { randomUUID } from 'node:crypto';
 import { ChecksumMismatch, Conflict, Invalid, MovedOn, NotFound, Refused, StoreUnexplained } from './errors.js';
+import { imageJobs } from './image-jobs.js';
 import { createMachine } from './machine.js';
-import { DONE, TaskError } from './tasks.js';
+import { DONE } from './tasks.js';
 import { iso, nowUs } from './time.js';
 import { hasData, IMAGE, rowOf, shown } from './transitions.js';
 
@@ -214,78 +215,9 @@ export function createImages({ store, tasks, files, topology, sourceLimitBytes, 
     if (Object.keys(details).length) throw new Invalid(details);
   }
 
-  tasks.define({
-    create_image: {
-      async run(task, signal, progress) {
-        const image = store.get('image', task.entity.uuid);
-        if (!image?.sourceUri || image.state !== 'CREATING' || image.taskUuid !== task.uuid) return;
-        // idempotent: a file in place is this task's own fetch, renamed before a stop
-        if (files.size(image.uuid) !== undefined) return;
-        await files.fetchSource(image.uuid, image.sourceUri, {
-          limit: sourceLimitBytes,
-          timeoutMs: sourceTimeoutMs,
-          insecure: image.insecureSource,
-          signal,
-          progress,
-          trust,
-        });
-      },
-      succeed(task) {
-        machine.ending(task, 'create_image succeeded', (i) => {
-          if (i.sourceUri) {
-            i.sizeBytes = files.size(i.uuid) ?? 0;
-            i.containerUuid ??= defaultContainer()?.uuid;
-          }
-          i.clusterUuid ??= defaultContainer()?.clusterUuid;
-        });
-      },
-      fail(task, error) {
-        machine.ending(task, 'create_image failed', (i) => {
-          i.error = error.message;
-          // fetched bytes not kept: the image shows no size
-          if (i.sourceUri && !hasData(i)) store.afterCommit(() => files.remove(i.uuid));
-        });
-      },
-    },
-    update_image: {
-      succeed: (task) => machine.ending(task, 'update_image ended'),
-      fail: (task) => machine.ending(task, 'update_image ended'),
-    },
-    delete_image: {
-      succeed(task) {
-        const { uuid } = task.entity;
-        machine.ending(task, 'delete_image succeeded');
-        // the bytes go after the commit; a stop before leaves a file this record accounts for
-        store.put('unlink', uuid, { uuid });
-        store.afterCommit(() => {
-          files.remove(uuid);
-          try {
-            store.remove('unlink', uuid);
-          } catch {
-            // a full disk: the record stays, for the next start to clear
-          }
-        });
-      },
-      fail: (task) => machine.ending(task, 'delete_image failed'),
-    },
-    upload_image: {
-      async run(task) {
-        if (files.size(task.entity.uuid) === undefined)
-          throw new TaskError('DATA_LOST', 'the uploaded data of the image is gone; upload again');
-      },
-      succeed(task) {
-        machine.ending(task, 'upload_image succeeded', (i) => {
-          i.sizeBytes = files.size(i.uuid) ?? 0;
-          i.containerUuid = task.params.containerUuid;
-          i.clusterUuid ??= topology.container(task.params.containerUuid)?.clusterUuid;
-        });
-      },
-      fail(task) {
-        machine.ending(task, 'upload_image failed');
-        store.afterCommit(() => files.remove(task.entity.uuid));
-      },
-    },
-  });
+  tasks.define(
+    imageJobs({ store, files, machine, topology, sourceLimitBytes, sourceTimeoutMs, trust, defaultContainer }),
+  );
 
   return {
     /** @returns {Image | undefined} */

@@ -12,6 +12,7 @@ import { HttpError, toHttpError } from '../errors.js';
 import { JSON_BODY_LIMIT, JSON_DEPTH_LIMIT, URL_LIMIT } from '../limits.js';
 import { createAnswerCache } from './answer-cache.js';
 import { deeperThan, parseJson, tooDeep, tooLarge } from './body.js';
+import { createGate } from './gate.js';
 import { createRouter, parseTarget, urlTooLong } from './route.js';
 import { createValidator, requiredBody } from './validation.js';
 
@@ -116,48 +117,6 @@ const brokeOf = (error) => ({
   // the media type sent is a header's value: not kept
   message: error.status === 415 ? 'must be a media type the operation takes' : error.message.replace(/: .*$/s, ''),
 });
-
-/**
- * The gate a restore or a reset closes: requests that come meanwhile wait; those of the served
- * APIs already in flight are counted, and the pause resolves once they are answered.
- */
-function createGate() {
-  let inflight = 0;
-  /** @type {Promise<void> | undefined} */
-  let held;
-  /** @type {(value?: any) => void} */
-  let open = () => {};
-  let drained = () => {};
-  const done = () => {
-    inflight -= 1;
-    if (inflight === 0) drained();
-  };
-  return {
-    closed: () => held !== undefined,
-    /** @template T @param {Promise<T>} answering @param {boolean} own  a control API request (not counted) */
-    count(answering, own) {
-      if (own) return answering;
-      inflight += 1;
-      return answering.finally(done);
-    },
-    /** @template T @param {() => Promise<T>} later @param {boolean} own */
-    through(later, own) {
-      return /** @type {Promise<void>} */ (held).then(() => this.count(later(), own));
-    },
-    pause() {
-      held = new Promise((resolve) => (open = resolve));
-      const drain = new Promise((resolve) => (drained = () => resolve(undefined)));
-      if (inflight === 0) drained();
-      return {
-        drained: drain,
-        resume() {
-          held = undefined;
-          open(undefined);
-        },
-      };
-    },
-  };
-}
 
 /**
  * @typedef {object} PipelineOptions
