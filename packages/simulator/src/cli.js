@@ -23,16 +23,19 @@ function shown(path) {
 const USAGE = `Usage: svc-simulator [--host 127.0.0.1] [--port 9440] [--data DIR] [--user admin] [--password P]
          [--task-seconds 3] [--http] [--cert FILE --key FILE] [--faults 503=R,429=R,latency=MS,task-fail=R] [--seed N]
          [--print-env] [--ready-file FILE] [--topology FILE] [--upload-idle-seconds 60] [--snapshot FILE] [--fresh]
+         [--cors ORIGIN[,ORIGIN]]
 --topology FILE: the clusters and subnets, JSON or YAML (the default is in the simulator's README).
 --snapshot FILE: start from a snapshot (a tar archive of GET /_svc/snapshot): it replaces the data dir's state.
 --upload-idle-seconds: an upload silent this long is abandoned (nothing kept) and answered 408.
+--cors ORIGIN[,ORIGIN]: browser pages of these origins may call the APIs (Swagger UI or Scalar served elsewhere):
+  their preflights are answered without credentials and the answers carry the CORS headers. Off by default.
 --fresh: begin with an empty store: the data dir's state and image bytes are removed (its password and certificate
   stay). Without it, image files the state cannot account for (a lost state.sqlite) stop the start instead.
 Password: --password, else $SVC_SIM_PASSWORD (named like the other SVC_SIM_* settings), else $SVC_PASSWORD (the name
   npm start prints and the explorer's samples and the README's curl read), else the one kept in <data dir>/password
   (generated at the first start, printed).
 Environment (a typed option wins): SVC_SIM_HOST, SVC_SIM_PORT, SVC_SIM_DATA, SVC_SIM_TASK_SECONDS, SVC_SIM_TOPOLOGY,
-SVC_SIM_SNAPSHOT.
+SVC_SIM_SNAPSHOT, SVC_SIM_CORS.
 --print-env: stdout is only SVC_SIM_URL=..., SVC_SIM_USER=..., SVC_SIM_CA=<PEM file> (HTTPS) lines, once listening.
 --ready-file FILE: the same lines written to FILE once listening (removed at stop).
 Data dir default: .simulator/ at the repository root in a checkout; installed from npm, ./.simulator`;
@@ -93,6 +96,30 @@ function readableFile(value, name) {
   return file;
 }
 
+/**
+ * `check` for `--cors`: comma-separated origins, each scheme, host and port as a browser sends it.
+ * @param {string} value as typed
+ * @param {string} name the option without dashes
+ * @returns {string[]}
+ * @throws {UsageError}
+ */
+function origins(value, name) {
+  const list = value.split(',').map((o) => o.trim());
+  for (const origin of list) {
+    let ok = false;
+    try {
+      ok = /^https?:$/.test(new URL(origin).protocol) && new URL(origin).origin === origin;
+    } catch {
+      ok = false;
+    }
+    if (!ok)
+      throw new UsageError(
+        `--${name}: "${origin}" is not an origin; give scheme, host and port as a browser sends them (http://127.0.0.1:8000)`,
+      );
+  }
+  return list;
+}
+
 /** The environment variables that stand for options (how a container is configured). */
 const ENV_OPTIONS = {
   host: 'SVC_SIM_HOST',
@@ -101,6 +128,7 @@ const ENV_OPTIONS = {
   'task-seconds': 'SVC_SIM_TASK_SECONDS',
   topology: 'SVC_SIM_TOPOLOGY',
   snapshot: 'SVC_SIM_SNAPSHOT',
+  cors: 'SVC_SIM_CORS',
 };
 
 /**
@@ -154,6 +182,7 @@ async function options(argv) {
         'upload-idle-seconds': { type: 'string', default: '60', check: positiveSeconds },
         snapshot: { type: 'string', check: readableFile },
         fresh: { type: 'boolean', default: false },
+        cors: { type: 'string', check: origins },
         help: { type: 'boolean', short: 'h', default: false },
       },
     },
@@ -207,6 +236,7 @@ async function options(argv) {
     uploadIdleTimeoutMs: values['upload-idle-seconds'] * 1000,
     snapshot: values.snapshot,
     fresh: values.fresh,
+    cors: values.cors ?? [],
   };
 }
 

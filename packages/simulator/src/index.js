@@ -64,6 +64,8 @@ export const DEFAULT_DATA_DIR = packed ? resolve('.simulator') : join(root, '.si
  * @property {number} [idleTimeoutMs]  how long a connection with nothing to do (before its first request,
  *   or with an answer the client does not read) may be silent, in ms; default 120 s. Keep it past
  *   `headersTimeoutMs` and a second: a connection silent mid-headers is then answered 408 before it closes
+ * @property {string[]} [cors]  origins whose browser pages may call the APIs (`http://127.0.0.1:8000`): their
+ *   preflights are answered without credentials, and answers to them carry the CORS headers; default none
  * @property {string} [snapshot]  an archive of `GET /_svc/snapshot` to start from (`--snapshot`): it replaces
  *   the data dir's state before it opens; a damaged or foreign one is refused (SnapshotInvalid), nothing changed
  * @property {boolean} [fresh]  a deliberate fresh start: the data dir's state and image bytes are removed first
@@ -93,6 +95,18 @@ export const DEFAULT_DATA_DIR = packed ? resolve('.simulator') : join(root, '.si
  * @property {number} cacheBytes  bytes the wire's caches hold (ANSWER_CACHE_BYTES and 2 MiB beside at most)
  * @property {number} waits       long polls waiting on a task
  */
+
+/** Whether a text is an origin as a browser sends it: scheme, host and port only. */
+const isOrigin = (text) => {
+  try {
+    return /^https?:$/.test(new URL(text).protocol) && new URL(text).origin === text;
+  } catch {
+    return false;
+  }
+};
+/** The rule an origin breaks. */
+const originRule = (text) =>
+  `"${text}" is not an origin: give scheme, host and port, as a browser sends them (http://127.0.0.1:8000)`;
 
 /**
  * Starts the simulator: listens on `host:port`, serves every API of the bundles (those the package
@@ -129,6 +143,7 @@ export async function startSimulator(options) {
     idleTimeoutMs = IDLE_TIMEOUT_MS,
     fresh = false,
     snapshot,
+    cors = [],
     tamper,
   } = options ?? {};
   if (typeof password !== 'string' || password === '')
@@ -141,6 +156,7 @@ export async function startSimulator(options) {
     throw new Error(`startSimulator: port must be an integer 0-65535, not ${port}`);
   if ((options.cert === undefined) !== (options.key === undefined))
     throw new Error('startSimulator: cert and key go together');
+  for (const origin of cors) if (!isOrigin(origin)) throw new Error(`startSimulator: cors: ${originRule(origin)}`);
   for (const [name, ms] of Object.entries({ uploadIdleTimeoutMs, headersTimeoutMs, bodyTimeoutMs, idleTimeoutMs }))
     if (!(Number.isFinite(ms) && ms > 0))
       throw new Error(`startSimulator: ${name} must be a number of ms > 0, not ${ms}`);
@@ -211,6 +227,7 @@ export async function startSimulator(options) {
     faults,
     secrets: [dataDir, password],
     files: { [SAMPLE_PATH]: { type: 'application/octet-stream', bytes: sampleImage() } },
+    cors,
     timeouts: {
       headersMs: headersTimeoutMs,
       bodyMs: bodyTimeoutMs,

@@ -2,7 +2,10 @@
 // between the markers below is the README's block without its import lines (the last test here
 // checks that the two are the same text). What the README's globalSetup and `../src/images.js`
 // give it is made here: a simulator of its own, and the code under test.
-import { readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createCentralClient, createControlClient } from '@svc/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PASSWORD, startTestSimulator } from './support/sim.js';
@@ -80,5 +83,72 @@ describe('README: Use the local svc in a test suite', () => {
       .trim();
     expect(shown.length).toBeGreaterThan(200);
     expect(shown).toBe(ran);
+  });
+});
+
+/** Whether `python3` here has pytest and requests (the README's pytest example needs both). */
+function python() {
+  const probe = spawnSync('python3', ['-c', 'import pytest, requests'], { encoding: 'utf8' });
+  return probe.status === 0 ? undefined : (probe.error?.message ?? probe.stderr.trim().split('\n').pop());
+}
+const missing = python();
+
+describe('README: Use the local svc in a test suite (pytest)', () => {
+  if (missing) console.log(`README pytest example: NOT RUN (python3 with pytest and requests: ${missing})`);
+  it.skipIf(missing)('runs the pytest example as written against a local svc', async () => {
+    const readme = readFileSync(README, 'utf8');
+    const section = readme.slice(readme.indexOf('## Use the local svc in a test suite'));
+    const example = /```python\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    expect(example).toContain('def test_');
+    const t = await startTestSimulator();
+    const dir = mkdtempSync(join(tmpdir(), 'svc-readme-pytest-'));
+    try {
+      writeFileSync(join(dir, 'test_images.py'), example);
+      // the code under test the example imports: the names of every image, a 503 retried
+      writeFileSync(
+        join(dir, 'mytool.py'),
+        [
+          'import os, time, requests',
+          '',
+          'def image_names(url):',
+          '    s = requests.Session()',
+          '    s.auth = (os.environ["SVC_SIM_USER"], os.environ["SVC_SIM_PASSWORD"])',
+          '    s.verify = os.environ["SVC_SIM_CA"]',
+          '    s.trust_env = False',
+          '    for _ in range(3):',
+          '        r = s.post(f"{url}/api/svc/v3/images/list", json={"kind": "image"})',
+          '        if r.status_code == 503:',
+          '            time.sleep(float(r.headers.get("Retry-After", "0")))',
+          '            continue',
+          '        r.raise_for_status()',
+          '        return [e["spec"]["name"] for e in r.json()["entities"]]',
+          '    raise RuntimeError("still 503")',
+          '',
+        ].join('\n'),
+      );
+      const ca = join(dir, 'ca.pem');
+      writeFileSync(ca, /** @type {string} */ (t.sim.ca));
+      const run = await new Promise((resolve) => {
+        const child = spawn('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', dir], {
+          cwd: dir,
+          env: {
+            ...process.env,
+            SVC_SIM_URL: t.sim.url,
+            SVC_SIM_USER: t.sim.user,
+            SVC_SIM_PASSWORD: PASSWORD,
+            SVC_SIM_CA: ca,
+          },
+        });
+        let out = '';
+        child.stdout.on('data', (c) => (out += c));
+        child.stderr.on('data', (c) => (out += c));
+        child.on('close', (code) => resolve({ code, out }));
+      });
+      expect(run.code, run.out).toBe(0);
+      expect(run.out).toMatch(/1 passed/);
+    } finally {
+      await t.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -12,6 +12,7 @@ import { HttpError, toHttpError } from '../errors.js';
 import { JSON_BODY_LIMIT, JSON_DEPTH_LIMIT, URL_LIMIT } from '../limits.js';
 import { createAnswerCache } from './answer-cache.js';
 import { deeperThan, parseJson, tooDeep, tooLarge } from './body.js';
+import { createCors } from './cors.js';
 import { createGate } from './gate.js';
 import { createRouter, parseTarget, urlTooLong } from './route.js';
 import { createValidator, requiredBody } from './validation.js';
@@ -130,6 +131,7 @@ const brokeOf = (error) => ({
  * @property {string[]} secrets  never echoed in an answer (the data directory, the password)
  * @property {Record<string, { type: string, bytes: Buffer }>} [files]  path -> a file served without
  *   authentication (GET and HEAD), e.g. the sample image
+ * @property {string[]} [cors]  origins whose pages may call the APIs (`--cors`); default none
  * @property {(api: string, operationId: string, status: number, body: any) => any} [tamper]
  *   changes a JSON answer before it is sent (tests of the contract check only)
  * @property {number} bodyMs  a JSON body arrives whole within it, in ms
@@ -150,10 +152,12 @@ export function createPipeline({
   control,
   secrets,
   files = {},
+  cors: corsOrigins = [],
   tamper,
   uploadIdleMs,
 }) {
   const router = createRouter(apis);
+  const cors = createCors(corsOrigins);
   const gate = createGate();
   const validator = createValidator();
   const answers = createAnswerCache();
@@ -188,6 +192,22 @@ export function createPipeline({
    * @returns {Answered | Promise<Answered>}
    */
   function answer(request) {
+    if (!cors) return answered(request);
+    const preflight = cors.preflight(request.method, request.headers);
+    if (preflight) return preflight;
+    const extra = cors.headers(request.headers);
+    if (!extra) return answered(request);
+    const withCors = (a) => ({ ...a, headers: { ...a.headers, ...extra } });
+    const pending = answered(request);
+    return pending instanceof Promise ? pending.then(withCors) : withCors(pending);
+  }
+
+  /**
+   * The answer to a request (see `answer`), without the CORS headers.
+   * @param {Request} request
+   * @returns {Answered | Promise<Answered>}
+   */
+  function answered(request) {
     if (request.url.length > URL_LIMIT) {
       // worded by the API the path names (not remembered: the target is too long)
       const mount = router.mountOf(parseTarget(request.url).pathname);
