@@ -195,6 +195,17 @@ describe('the request journal', () => {
     expect(only.body.entries.map((e) => e.status)).toEqual([422]);
   });
 
+  it("notes what a request leans on of production's leniency, the request still valid", async () => {
+    await t.call('DELETE', '/_svc/requests');
+    await t.call('POST', `${V3}/images/list`, { body: { kind: 'image', sort_order: null, filter: '' } });
+    const [entry] = (await t.call('GET', '/_svc/requests')).body.entries;
+    expect(entry).toMatchObject({ operation_id: 'images_list', status: 200, valid: true });
+    expect(entry.violations.map((v) => [v.path, v.lenient])).toEqual([
+      ['/sort_order', true],
+      ['/filter', true],
+    ]);
+  });
+
   it('is emptied by DELETE', async () => {
     expect((await t.call('DELETE', '/_svc/requests')).status).toBe(204);
     expect((await t.call('GET', '/_svc/requests')).body).toEqual({ total: 0, entries: [] });

@@ -180,6 +180,12 @@ export function createJournal(capacity = JOURNAL_CAPACITY) {
     return out;
   }
 
+  /**
+   * Whether a request followed its operation's description: it matched one, and broke nothing of it
+   * (a lenient note is not a breach: the description accepts that form for production's sake).
+   */
+  const isValid = (slot) => slot.operationId !== null && (slot.violations ?? []).every((v) => v.lenient);
+
   /** @returns {JournalEntry} */
   function view(slot) {
     const matched = slot.operationId !== null;
@@ -196,7 +202,7 @@ export function createJournal(capacity = JOURNAL_CAPACITY) {
       operation_id: slot.operationId,
       status: slot.status,
       duration_ms: Math.round(slot.durationMs * 1000) / 1000,
-      valid: violations.length === 0,
+      valid: isValid(slot),
       violations,
     };
   }
@@ -211,7 +217,7 @@ export function createJournal(capacity = JOURNAL_CAPACITY) {
         if (operationId !== undefined && slot.operationId !== operationId) continue;
         if (status !== undefined && slot.status !== status) continue;
         if (sinceMs !== undefined && slot.arrivedMs < sinceMs) continue;
-        if (valid !== undefined && valid !== (slot.violations === null && slot.operationId !== null)) continue;
+        if (valid !== undefined && valid !== isValid(slot)) continue;
         total += 1;
         if (entries.length < limit) entries.push(view(slot));
       }

@@ -14,6 +14,7 @@ import { createAnswerCache } from './answer-cache.js';
 import { deeperThan, parseJson, tooDeep, tooLarge } from './body.js';
 import { createCors } from './cors.js';
 import { createGate } from './gate.js';
+import { lenientNotes } from './lenient.js';
 import { createRouter, parseTarget, urlTooLong } from './route.js';
 import { createValidator, requiredBody } from './validation.js';
 
@@ -88,8 +89,10 @@ const UNAUTHORIZED_PAGE =
  */
 
 /**
- * @typedef {Answer & { api?: any, operationId?: string, failed?: boolean, broke?: any[] }} Answered  `broke`:
- *   the rules of the description the request broke (Ajv's errors, or the pipeline's in their shape)
+ * @typedef {Answer & { api?: any, operationId?: string, failed?: boolean, broke?: any[],
+ *   lenient?: import('../control/journal.js').LenientNote[] }} Answered  `broke`: the rules of the description
+ *   the request broke (Ajv's errors, or the pipeline's in their shape); `lenient`: what it relies on of
+ *   production's leniency
  */
 
 /** An answer's JSON text in pieces (none: no body). */
@@ -264,7 +267,15 @@ export function createPipeline({
       } catch {
         // no operation at that path
       }
-    journal.record(method, target.pathname, operationId, status, performance.now() - started, answered?.broke);
+    journal.record(
+      method,
+      target.pathname,
+      operationId,
+      status,
+      performance.now() - started,
+      answered?.broke,
+      answered?.lenient,
+    );
   }
 
   /**
@@ -336,7 +347,9 @@ export function createPipeline({
         generationOf && key
           ? await answers.answered(`${r.origin} ${key}`, generationOf(domain()), respond)
           : await respond();
-      return { ...answered, api, operationId };
+      // what it relies on of production's leniency, for the journal (a request from a connection)
+      const lenient = journal && r.body ? lenientNotes(operationId, text, r.headers) : undefined;
+      return { ...answered, api, operationId, ...(lenient ? { lenient } : {}) };
     } catch (error) {
       const known = answerOf(error, api);
       // a defect of ours, unless the client went away (its body then ends early: nobody to tell)
