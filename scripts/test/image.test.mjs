@@ -4,7 +4,7 @@
 // container stopped (a clean exit), a new one started on the same volume, and the image and the
 // kept password found there. Where podman cannot run, the test says NOT RUN and why.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -55,17 +55,37 @@ function call(port, password, method, path, body) {
 }
 
 /**
+ * A GET's status and bytes, trusting the container's certificate, with credentials or without.
+ * @returns {Promise<{ status: number, bytes: Buffer }>}
+ */
+function fetchBytes(port, password, path) {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path, rejectUnauthorized: false, ...(password ? { auth: `admin:${password}` } : {}) },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes: Buffer.concat(chunks) }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
  * Starts a container of the image on the volume (host network: the sandbox has no other) and
  * resolves with its id and log once it prints its URL.
  * @returns {Promise<{ id: string, log: string }>}
  */
-async function startContainer(port) {
+async function startContainer(port, { volume = VOLUME, mounts = [], args = [] } = {}) {
   const id = engineRun(/** @type {any} */ (engine), [
     'run',
     '--detach',
     '--network=host',
     '--volume',
-    `${VOLUME}:/data`,
+    `${volume}:/data`,
+    ...mounts.flatMap((m) => ['--volume', m]),
     '--env',
     'SVC_SIM_HOST=127.0.0.1', // the host's network: listen on loopback only, as every test server does
     '--env',
@@ -73,6 +93,7 @@ async function startContainer(port) {
     '--env',
     'SVC_SIM_TASK_SECONDS=0',
     IMAGE,
+    ...args,
   ]).trim();
   const e = /** @type {any} */ (engine);
   const follow = spawn(e.command, [...e.args, 'logs', '--follow', id], {
@@ -159,7 +180,25 @@ describe('the local svc image', () => {
       expect(found.status).toBe(200);
       expect(found.body.status.state).toBe('COMPLETE');
       expect(found.body.status.resources.size_bytes).toBe(bytesServed.length);
+      // the control API in the container: health without credentials, a snapshot with them
+      expect((await fetchBytes(port, undefined, '/_svc/health')).status).toBe(200);
+      const archive = await fetchBytes(port, password, '/_svc/snapshot');
+      expect(archive.status).toBe(200);
+      writeFileSync(join(dir, 'catalogue.tar'), archive.bytes);
       engineRun(e, ['stop', '--time', '30', second.id]);
+      engineRun(e, ['rm', second.id]);
+
+      // a CI job's start from a prepared catalogue: a new volume, the archive mounted, --snapshot
+      const third = await startContainer(port, {
+        volume: `${VOLUME}-seeded`,
+        mounts: [`${join(dir, 'catalogue.tar')}:/seed/catalogue.tar:ro`],
+        args: ['--snapshot', '/seed/catalogue.tar'],
+      });
+      const seededPassword = /password (\S+) \(generated/.exec(third.log)?.[1];
+      const seeded = await call(port, seededPassword, 'GET', `/api/svc/v3/images/${uuid}`);
+      expect(seeded.status, third.log).toBe(200);
+      expect(seeded.body.spec.name).toBe('in-a-container');
+      engineRun(e, ['stop', '--time', '30', third.id]);
     },
   );
 });
