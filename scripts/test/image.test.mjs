@@ -76,6 +76,9 @@ function fetchBytes(port, password, path) {
 /**
  * Starts a container of the image on the volume (host network: the sandbox has no other) and
  * resolves with its id and log once it prints its URL.
+ * @param {number} port
+ * @param {{ volume?: string, mounts?: string[], args?: string[] }} [o]  another volume, files mounted
+ *   (`host:container:ro`), options for the CLI
  * @returns {Promise<{ id: string, log: string }>}
  */
 async function startContainer(port, { volume = VOLUME, mounts = [], args = [] } = {}) {

@@ -7,6 +7,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:pat
 import { integer, parseCommandLine, port, UsageError, usageExit } from '@svc/args';
 import { checkTopology } from './domain/topology.js';
 import { parseFaults } from './faults.js';
+import { isOrigin } from './wire/cors.js';
 
 /**
  * A path as printed: relative to the working directory when inside it, else its last two names
@@ -106,13 +107,7 @@ function readableFile(value, name) {
 function origins(value, name) {
   const list = value.split(',').map((o) => o.trim());
   for (const origin of list) {
-    let ok = false;
-    try {
-      ok = /^https?:$/.test(new URL(origin).protocol) && new URL(origin).origin === origin;
-    } catch {
-      ok = false;
-    }
-    if (!ok)
+    if (!isOrigin(origin))
       throw new UsageError(
         `--${name}: "${origin}" is not an origin; give scheme, host and port as a browser sends them (http://127.0.0.1:8000)`,
       );

@@ -18,6 +18,7 @@ import { lockDataDir } from './lock.js';
 import { upgrade } from './migrate.js';
 import { SAMPLE_PATH, sampleImage } from './samples.js';
 import { serve } from './wire/connection.js';
+import { isOrigin } from './wire/cors.js';
 
 export { keptPassword } from './datadir.js';
 export { killAtWrite } from './domain/durable.js';
@@ -96,18 +97,6 @@ export const DEFAULT_DATA_DIR = packed ? resolve('.simulator') : join(root, '.si
  * @property {number} waits       long polls waiting on a task
  */
 
-/** Whether a text is an origin as a browser sends it: scheme, host and port only. */
-const isOrigin = (text) => {
-  try {
-    return /^https?:$/.test(new URL(text).protocol) && new URL(text).origin === text;
-  } catch {
-    return false;
-  }
-};
-/** The rule an origin breaks. */
-const originRule = (text) =>
-  `"${text}" is not an origin: give scheme, host and port, as a browser sends them (http://127.0.0.1:8000)`;
-
 /**
  * Starts the simulator: listens on `host:port`, serves every API of the bundles (those the package
  * carries, or the repository's `dist/` in a checkout) and keeps its state in `dataDir`.
@@ -156,7 +145,11 @@ export async function startSimulator(options) {
     throw new Error(`startSimulator: port must be an integer 0-65535, not ${port}`);
   if ((options.cert === undefined) !== (options.key === undefined))
     throw new Error('startSimulator: cert and key go together');
-  for (const origin of cors) if (!isOrigin(origin)) throw new Error(`startSimulator: cors: ${originRule(origin)}`);
+  for (const origin of cors)
+    if (!isOrigin(origin))
+      throw new Error(
+        `startSimulator: cors: "${origin}" is not an origin: give scheme, host and port, as a browser sends them (http://127.0.0.1:8000)`,
+      );
   for (const [name, ms] of Object.entries({ uploadIdleTimeoutMs, headersTimeoutMs, bodyTimeoutMs, idleTimeoutMs }))
     if (!(Number.isFinite(ms) && ms > 0))
       throw new Error(`startSimulator: ${name} must be a number of ms > 0, not ${ms}`);

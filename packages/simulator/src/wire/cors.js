@@ -4,6 +4,19 @@
 // standard has browsers send it; every answer to a named origin carries the headers that let the
 // page read it. Any other origin gets no CORS header: its browser keeps the answer from the page.
 
+/**
+ * Whether a text is an origin as a browser sends it: an http(s) scheme, a host and a port, nothing else.
+ * @param {string} text
+ */
+export function isOrigin(text) {
+  try {
+    const url = new URL(text);
+    return /^https?:$/.test(url.protocol) && url.origin === text;
+  } catch {
+    return false;
+  }
+}
+
 /** The headers a page may read beside the CORS-safelisted ones. */
 const EXPOSED = 'retry-after, location, content-disposition, www-authenticate';
 /** How long a browser may keep a preflight's answer, in seconds. */
