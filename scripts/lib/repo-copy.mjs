@@ -2,7 +2,7 @@
 // (`npm run dev` edits spec/): the working tree's files, or those of a git commit, with this
 // checkout's installed packages linked in.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, realpathSync, statSync, symlinkSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { root } from '@svc/oas/apis';
 
@@ -49,4 +49,21 @@ export function copyRepository(dest, { ref } = {}) {
     if (existsSync(own) && existsSync(join(dest, 'packages', name)))
       symlinkSync(own, join(dest, 'packages', name, 'node_modules'));
   }
+}
+
+/**
+ * Dates the copy's manifests (package.json, package-lock.json, each workspace's package.json) one
+ * second before this checkout's last install, so that `npm start` in the copy installs nothing:
+ * its node_modules are this checkout's, by link, and an install there would write through them.
+ * A second, not the same instant: file times round, and a manifest a fraction newer means install.
+ * @param {string} dest a folder filled by {@link copyRepository}
+ */
+export function dateManifestsInstalled(dest) {
+  const installed = (statSync(join(root, 'node_modules', '.package-lock.json')).mtimeMs - 1000) / 1000;
+  for (const file of [
+    'package.json',
+    'package-lock.json',
+    ...readdirSync(join(dest, 'packages')).map((p) => join('packages', p, 'package.json')),
+  ])
+    if (existsSync(join(dest, file))) utimesSync(join(dest, file), installed, installed);
 }

@@ -104,7 +104,7 @@ it("prints where each mock's paths start, keeps its password across a restart, a
 
   child.kill('SIGHUP');
   // one line naming what stopped, after the closes ended
-  await text.until(/^stopped: local svc, mock central, mock element, mock objects, explorer$/m, {
+  await text.until(/^stopped: local svc, mock central, mock element, mock objects, mock control, explorer$/m, {
     what: 'the line naming what stopped',
     limitMs: 60_000,
   });

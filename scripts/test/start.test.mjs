@@ -3,13 +3,12 @@
 // explorer build and data its own, the installed packages linked), as a terminal sends Ctrl-C: a
 // SIGINT to the whole foreground process group.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { root } from '@svc/oas/apis';
 import { afterAll, expect, it } from 'vitest';
-import { copyRepository } from '../lib/repo-copy.mjs';
+import { copyRepository, dateManifestsInstalled } from '../lib/repo-copy.mjs';
 import { GrowingText } from './support/run.mjs';
 
 const groups = [];
@@ -48,14 +47,7 @@ it('Ctrl-C stops every server, says which in one line, leaves nothing running; n
   const copy = mkdtempSync(join(tmpdir(), 'svc-start-ctrl-c-'));
   dirs.push(copy);
   copyRepository(copy);
-  // the copy's manifests as old as the installed tree's: `npm start` installs nothing there
-  const installed = statSync(join(root, 'node_modules', '.package-lock.json')).mtime;
-  for (const file of [
-    'package.json',
-    'package-lock.json',
-    ...readdirSync(join(copy, 'packages')).map((p) => join('packages', p, 'package.json')),
-  ])
-    if (existsSync(join(copy, file))) utimesSync(join(copy, file), installed, installed);
+  dateManifestsInstalled(copy); // `npm start` installs nothing there
 
   const child = spawn('npm', ['start', '--', '--port', '0', '--mock-port', '0', '--sim-port', '0'], {
     cwd: copy,
@@ -74,7 +66,7 @@ it('Ctrl-C stops every server, says which in one line, leaves nothing running; n
   const ports = [...text.text.matchAll(/^(?:local svc|mock\s+\S+|explorer)\s+https?:\/\/127\.0\.0\.1:(\d+)/gm)].map(
     (m) => Number(m[1]),
   );
-  expect(ports, text.text).toHaveLength(5);
+  expect(ports, text.text).toHaveLength(6); // the local svc, four mocks (central, element, objects, control), the explorer
 
   process.kill(-pgid, 'SIGINT');
   // npm ends as its script's shell does: dash, having seen the SIGINT, raises it again after its
@@ -83,7 +75,7 @@ it('Ctrl-C stops every server, says which in one line, leaves nothing running; n
     JSON.stringify(await closed),
   );
   const after = text.text.slice(text.text.indexOf('Ctrl-C stops them'));
-  expect(after).toMatch(/^stopped: local svc, mock central, mock element, mock objects, explorer$/m);
+  expect(after).toMatch(/^stopped: local svc, mock central, mock element, mock objects, mock control, explorer$/m);
   expect(after).not.toMatch(/npm error|Error|ELIFECYCLE/);
   for (let i = 0; i < 50 && groupAlive(pgid); i++) await new Promise((r) => setTimeout(r, 100));
   expect(groupAlive(pgid), 'a process of npm start outlived it').toBe(false);

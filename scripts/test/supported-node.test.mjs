@@ -3,14 +3,14 @@
 // `npm start` runs on the current LTS fetched into .node/, reaches its URLs and the local svc answers.
 // Where the machine has no such Node, each test says NOT RUN.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { root } from '@svc/oas/apis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENGINES, LTS_LINE, unsupportedMachineNode } from '../lib/node-install.mjs';
-import { copyRepository } from '../lib/repo-copy.mjs';
+import { copyRepository, dateManifestsInstalled } from '../lib/repo-copy.mjs';
 import { runCommand } from './support/run.mjs';
 
 /** The machine's own Node, when it is outside `engines` (the case the check exists for). */
@@ -77,15 +77,7 @@ describe('npm start on a Node older than engines', () => {
       copyRepository(copy);
       mkdirSync(join(root, '.node'), { recursive: true });
       symlinkSync(join(root, '.node'), join(copy, '.node'));
-      // The copy's manifests as old as the installed tree's: `npm start` installs nothing there (its
-      // node_modules are this checkout's, by link).
-      const installed = statSync(join(root, 'node_modules', '.package-lock.json')).mtime;
-      for (const file of [
-        'package.json',
-        'package-lock.json',
-        ...readdirSync(join(copy, 'packages')).map((p) => join('packages', p, 'package.json')),
-      ])
-        if (existsSync(join(copy, file))) utimesSync(join(copy, file), installed, installed);
+      dateManifestsInstalled(copy); // `npm start` installs nothing there
 
       const child = spawn('npm', ['start', '--', '--port', '0', '--mock-port', '0', '--sim-port', '0'], {
         cwd: copy,

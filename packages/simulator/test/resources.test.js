@@ -88,7 +88,10 @@ async function serverFigures() {
     const r = t.sim.resources();
     return { streams: r.streams, heldBytes: r.heldBytes, parkedBytes: r.parkedBytes, waits: r.waits };
   };
-  for (let i = 0; i < 400 && JSON.stringify(figures()) !== JSON.stringify(idle); i++)
+  for (
+    const deadline = Date.now() + 20_000;
+    JSON.stringify(figures()) !== JSON.stringify(idle) && Date.now() < deadline;
+  )
     await new Promise((resolve) => setTimeout(resolve, 25));
   return figures();
 }
@@ -126,13 +129,14 @@ describe.runIf(canCount)('every resource given back', () => {
     expect(readdirSync(images).filter((name) => name.startsWith(uuid))).toEqual([]);
     // the slot is free: a whole upload is taken (the image may still be finishing a cut one's release)
     let put;
-    for (let i = 0; i < 100; i++) {
+    // the last cut's release may still be on its way: a 409 until it is (a hang guard of 20 s)
+    for (const deadline = Date.now() + 20_000; ; ) {
       put = await t.call('PUT', `${V3}/images/${uuid}/file`, {
         body,
         headers: { 'content-type': 'application/octet-stream' },
       });
-      if (put.status !== 409) break;
-      await new Promise((resolve) => setImmediate(resolve));
+      if (put.status !== 409 || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(put?.status).toBe(200);
     expect(existsSync(join(images, uuid))).toBe(true);

@@ -68,7 +68,9 @@ async function held(sim) {
       ...(r.cacheBytes > ANSWER_CACHE_BYTES + 4 * 1024 * 1024 ? [`caches of ${r.cacheBytes} bytes`] : []),
     ];
   };
-  for (let i = 0; i < 200 && problems().length; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  // streams close and polls answer a moment after their connections: wait for it (a hang guard of 20 s)
+  for (const deadline = Date.now() + 20_000; problems().length && Date.now() < deadline; )
+    await new Promise((resolve) => setTimeout(resolve, 25));
   return problems();
 }
 
