@@ -227,7 +227,8 @@ export function typescript(request) {
   if (request.insecure)
     lines.push('  insecureSkipTlsVerify: true, // as curl -k: the endpoint may use a self-signed certificate');
   lines.push('});', '', 'const { data, error, response } = ' + call);
-  lines.push('if (error !== undefined) throw new Error(`${response.status}: ${JSON.stringify(error)}`);');
+  // the sample's own template literal, its `${` escaped here
+  lines.push(`if (error !== undefined) throw new Error(\`\${response.status}: \${JSON.stringify(error)}\`);`);
   lines.push(
     binaryAnswer ? "await writeFile('image.qcow2', new Uint8Array(data));" : 'console.log(response.status, data);',
   );
