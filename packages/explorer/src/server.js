@@ -5,11 +5,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join, resolve } from 'node:path';
 import { rootCertificates } from 'node:tls';
-import { forwardRequest, isThisMachine } from './forwarder.js';
+import { forwardRequest, isControlPath, isThisMachine } from './forwarder.js';
 import { createReloadEvents, EVENTS_PATH } from './live-reload.js';
 import { proxyToLocal, proxyToMock } from './mock-proxy.js';
 import { createRelay, sendText } from './relay.js';
-import { basePathOf, withLocalServer, withMockServer } from './servers.js';
+import { basePathOf, withLocalServer, withMockServer, withoutOwnServers } from './servers.js';
 import { createStaticFiles } from './static-files.js';
 
 /** Path of the page's server description; the build writes a static one (`forward: false`). */
@@ -136,8 +136,13 @@ export async function startExplorer(
     root,
     liveReload,
     spec(api, document) {
-      let served = upstreams.has(api) ? withMockServer(document, api) : document;
-      if (local) served = withLocalServer(served, local.url.origin, basePathOf(document));
+      const basePath = basePathOf(document);
+      const mocked = upstreams.has(api);
+      // The control API is the local svc's alone: its own `https://{host}:{port}/_svc` would go
+      // through the forwarder, which never sends `/_svc/` on.
+      let served = isControlPath(basePath) && (mocked || local) ? withoutOwnServers(document) : document;
+      if (mocked) served = withMockServer(served, api, basePath);
+      if (local) served = withLocalServer(served, local.url.origin, basePath);
       return served;
     },
   });

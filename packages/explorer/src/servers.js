@@ -15,11 +15,12 @@ export const LOCAL_SERVER_DESCRIPTION = 'Local svc (this machine)';
  * The other servers stay selectable after it.
  * @param {any} document an OpenAPI 3.x document (not modified)
  * @param {string} api the API name (`central`)
+ * @param {string} [basePath] the production base path (default: of the first server)
  * @returns {any}
  */
-export function withMockServer(document, api) {
+export function withMockServer(document, api, basePath = basePathOf(document)) {
   return withFirstServer(document, {
-    url: `/mock/${api}${basePathOf(document)}`,
+    url: `/mock/${api}${basePath}`,
     description: MOCK_SERVER_DESCRIPTION,
   });
 }
@@ -37,6 +38,17 @@ export function withMockServer(document, api) {
  */
 export function withLocalServer(document, origin, basePath = basePathOf(document)) {
   return withFirstServer(document, { url: `${origin}${basePath}`, description: LOCAL_SERVER_DESCRIPTION });
+}
+
+/**
+ * A copy of `document` without its own servers: for the local svc's control API (`/_svc`), which
+ * no real endpoint has and which the forwarder never sends on, when the explorer offers the local
+ * svc or a mock of it instead.
+ * @param {any} document an OpenAPI 3.x document (not modified)
+ * @returns {any}
+ */
+export function withoutOwnServers(document) {
+  return { ...document, servers: [] };
 }
 
 /** @returns {any} a copy of `document` with `server` before its servers */

@@ -80,7 +80,7 @@ afterAll(async () => {
   await realHost?.close();
 });
 
-/** The three APIs, the operation tried on each, and what its mock answer contains. */
+/** The four APIs, the operation tried on each, and what its mock answer contains. */
 const CASES = [
   {
     api: 'central',
@@ -118,6 +118,19 @@ const CASES = [
     factory: 'createObjectsClient',
     json: true,
   },
+  {
+    // the local svc's own API (issue 59): its servers are the local svc and the mock alone
+    api: 'control',
+    title: 'svc local svc control API',
+    tag: 'Requests',
+    operationId: 'requests_list',
+    method: 'GET',
+    path: '/requests',
+    basePath: '/_svc',
+    body: 'violations',
+    factory: 'createControlClient',
+    json: false,
+  },
 ];
 
 describe('API explorer in Chromium', () => {
@@ -143,7 +156,7 @@ describe('API explorer in Chromium', () => {
     }
   });
 
-  it('loads the first API with the three APIs in the selector and the mock as default server', async () => {
+  it('loads the first API with the four APIs in the selector and the mock as default server', async () => {
     await page.goto(explorer.url);
     await page.locator('.information-container .title').waitFor();
     expect(await page.locator('.information-container .title').innerText()).toContain('svc central API (v3)');
@@ -154,6 +167,7 @@ describe('API explorer in Chromium', () => {
       'central API (v3)',
       'element API (v0.8 and v2.0)',
       'object store API (v3)',
+      'local svc control API',
     ]);
     expect(await page.locator('#operations-Images-images_list .opblock-summary-path').innerText()).toContain(
       '/images/list',
@@ -358,7 +372,7 @@ describe('API explorer in Chromium', () => {
     const notice = page.locator('.svc-notice');
     await notice.waitFor();
     expect(await notice.innerText()).toBe(
-      'Unknown API "nosuch" in the link (?api=); showing "central". Known: central, element, objects.',
+      'Unknown API "nosuch" in the link (?api=); showing "central". Known: central, element, objects, control.',
     );
     await expect
       .poll(() => page.locator('.information-container .title').innerText())
@@ -404,6 +418,10 @@ describe('API explorer in Chromium', () => {
     expect(await noMatch.locator('a').innerText()).toBe('central API (v3) (1)');
     expect(await page.locator('.svc-sidebar .svc-nav-op').allInnerTexts()).toEqual([expect.stringContaining('PUT')]);
     expect(await page.locator('body').innerText()).not.toContain('No operations defined in spec');
+    // The local svc's control API is searched like the others: only it keeps a journal.
+    await search.fill('journal');
+    await expect.poll(() => noMatch.innerText()).toContain('Nothing in element API (v0.8 and v2.0) matches "journal".');
+    expect(await noMatch.locator('a').innerText()).toMatch(/^local svc control API \(\d+\)$/);
     // The link keeps the query: a reload (or a shared link) shows the same search.
     await search.fill('zzz-nothing');
     await page.reload();
@@ -415,6 +433,10 @@ describe('API explorer in Chromium', () => {
     await page.locator('.svc-sidebar .svc-nav-op').click();
     await expect.poll(() => page.locator('.information-container .title').innerText()).toContain('svc central API');
     await opLocator('images_upload_file').locator('.opblock-body').waitFor();
+    await page.locator('#svc-search-input').fill('journal empty');
+    await page.locator('.svc-sidebar .svc-nav-op').first().click();
+    await expect.poll(() => page.locator('.information-container .title').innerText()).toContain('control API');
+    await opLocator('requests_delete').locator('.opblock-body').waitFor();
     await page.locator('#svc-search-input').fill('');
     await page.goto(`${explorer.url}?api=element`);
     await expect.poll(() => page.locator('.opblock').count()).toBe(total);

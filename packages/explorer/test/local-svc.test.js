@@ -91,6 +91,27 @@ describe('local svc', () => {
     expect(viaLocalhost.servers[0].url).toBe(`${local.url}/oss/api/svc/v3`);
   });
 
+  it("offers the control API on the local svc and its mock only, never the spec's own host to type", async () => {
+    // its own server would go through the forwarder, which never sends /_svc/ on (robustness.test.js)
+    const control = await (await fetch(`${explorer.url}specs/control.json`)).json();
+    expect(control.servers).toEqual([{ url: `${local.url}/_svc`, description: LOCAL_SERVER_DESCRIPTION }]);
+    const mocked = await startExplorer({ dir, mocks: { control: 'http://127.0.0.1:9' } });
+    try {
+      const served = await (await fetch(`${mocked.url}specs/control.json`)).json();
+      expect(served.servers).toEqual([{ url: '/mock/control/_svc', description: 'Prism mock (this machine)' }]);
+      // with neither, the spec's own stays: a page with nothing else to offer
+      const bare = await startExplorer({ dir });
+      try {
+        const own = await (await fetch(`${bare.url}specs/control.json`)).json();
+        expect(own.servers.map((s) => s.url)).toEqual(['https://{host}:{port}/_svc']);
+      } finally {
+        await bare.close();
+      }
+    } finally {
+      await mocked.close();
+    }
+  });
+
   it('proxies /local/<production path> to it over verified TLS, as it came', async () => {
     local.received.length = 0;
     const auth = `Basic ${Buffer.from('admin:secret').toString('base64')}`;
