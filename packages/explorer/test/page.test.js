@@ -3,6 +3,16 @@ import { readFileSync } from 'node:fs';
 import { apis } from '@svc/oas/apis';
 import { describe, expect, it } from 'vitest';
 import { searchIndexOf, stripAuthorNotes } from '../scripts/search-index.mjs';
+import {
+  bytes,
+  isWrite,
+  ownEntryIds,
+  stateKind,
+  summaryLine,
+  taskTitle,
+  unfinishedTasks,
+  violationField,
+} from '../src/page/components/state-words.js';
 import { failureWords, workflowView } from '../src/page/components/workflow-view.js';
 import { explain, fixesFor, paramErrors, UUID_MESSAGE, validationMessages } from '../src/page/errors.js';
 import { freshName, latestOf, newestFirst, pickKnown } from '../src/page/knowledge.js';
@@ -654,5 +664,79 @@ describe('what the components show, as functions', () => {
       },
     ]);
     expect(answerLinks(spec, operations, '/v2.0/storage_containers', 'get', { ...answer, status: 404 })).toEqual([]);
+  });
+});
+
+describe("what the local svc's state view says", () => {
+  it('counts, tasks by what they do, states by kind, sizes', () => {
+    const tasks = {
+      items: [
+        { uuid: 'a', status: 'RUNNING' },
+        { uuid: 'b', status: 'SUCCEEDED' },
+        { uuid: 'c', status: 'QUEUED' },
+      ],
+    };
+    expect(summaryLine({ health: { entities: { image: 1, task: 3, object_store: 0 } }, tasks })).toBe(
+      '1 image · 3 tasks (2 running) · 0 object stores',
+    );
+    expect(summaryLine({})).toBe('');
+    expect(unfinishedTasks(tasks)).toEqual(['a', 'c']);
+    expect(
+      taskTitle({
+        operation_type: 'create_image_intentful',
+        entity_reference_list: [{ kind: 'image', uuid: 'x', name: 'cirros' }],
+      }),
+    ).toBe('create image "cirros"');
+    expect(
+      taskTitle({
+        operation_type: 'delete_objectstore',
+        entity_reference_list: [{ kind: 'objectstore', uuid: '4f1c8a2e-7b3d' }],
+      }),
+    ).toBe('delete objectstore "objectstore 4f1c8a2e"');
+    expect(
+      ['COMPLETE', 'SUCCEEDED', 'PENDING', 'RUNNING', 'DELETE_PENDING', 'ERROR', 'FAILED', 'ABORTED'].map(stateKind),
+    ).toEqual(['ok', 'ok', 'run', 'run', 'run', 'bad', 'bad', 'other']);
+    expect([0, 1023, 1024, 16 * 1024 * 1024 + 1].map(bytes)).toEqual(['0 B', '1023 B', '1.0 KiB', '16.0 MiB']);
+  });
+
+  it('names the field a violation broke: a body member, a list item, a parameter, the whole part', () => {
+    expect(violationField({ in: 'body', path: '/spec/resources/image_type' })).toBe('spec.resources.image_type');
+    expect(violationField({ in: 'body', path: '/spec/resources/client_access_network_ip_list/2' })).toBe(
+      'spec.resources.client_access_network_ip_list[2]',
+    );
+    expect(violationField({ in: 'body', path: '/metadata/a~1b' })).toBe('metadata.a/b');
+    expect(violationField({ in: 'header', path: '/x-svc-checksum-type' })).toBe('x-svc-checksum-type');
+    expect(violationField({ in: 'query', path: '/length' })).toBe('length');
+    expect(violationField({ in: 'body', path: '' })).toBe('the body as a whole');
+  });
+
+  it("tells the journal's writes from its reads, and finds the page's own requests in it", () => {
+    const entry = (id, method, path, status = 200, time = '2026-11-28T10:00:00.100Z') => ({
+      id,
+      method,
+      path,
+      status,
+      time,
+    });
+    expect(isWrite(entry(1, 'POST', '/api/svc/v3/images', 202))).toBe(true);
+    expect(isWrite(entry(2, 'POST', '/api/svc/v3/images/list'))).toBe(false);
+    expect(isWrite(entry(3, 'POST', '/api/svc/v3/tasks/poll'))).toBe(false);
+    expect(isWrite(entry(4, 'GET', '/api/svc/v3/images/x'))).toBe(false);
+    expect(isWrite(entry(5, 'PUT', '/api/svc/v3/images/x', 422))).toBe(false);
+    expect(isWrite(entry(6, 'DELETE', '/api/svc/v3/images/x', 202))).toBe(true);
+    const at = Date.parse('2026-11-28T10:00:00.100Z');
+    const reads = [
+      { method: 'POST', path: '/api/svc/v3/images/list', from: at - 5, to: at + 5 },
+      { method: 'POST', path: '/api/svc/v3/images/list', from: at + 1000, to: at + 1010 },
+    ];
+    const entries = [
+      entry(10, 'POST', '/api/svc/v3/images/list'),
+      // the same list by the user's code at the same time: one read matches one entry
+      entry(11, 'POST', '/api/svc/v3/images/list'),
+      entry(12, 'POST', '/api/svc/v3/images/list', 200, '2026-11-28T10:00:05.000Z'),
+      entry(13, 'POST', '/api/svc/v3/tasks/list'),
+      entry(14, 'POST', '/api/svc/v3/images/list', 200, '2026-11-28T10:00:01.105Z'),
+    ];
+    expect([...ownEntryIds(entries, reads)].sort()).toEqual([10, 14]);
   });
 });

@@ -6,11 +6,11 @@
 // ES module.
 
 import { latestOf } from './knowledge.js';
-import { knowns, pickLive } from './live-state.js';
+import { knowns, pickLive, readLists } from './live-state.js';
 import { exampleTexts, localBody } from './local-examples.js';
 import { bodyReferences, parameterKind } from './references.js';
-import { isLocalSvc, isOtherOrigin, localSvcUrl, serverInfoKnown } from './requests.js';
-import { specObject, toJS } from './state.js';
+import { isLocalSvc, isOtherOrigin, localSvcUrl, serverInfo, serverInfoKnown } from './requests.js';
+import { page, specObject, toJS } from './state.js';
 
 /**
  * What the server selected is: the local svc beside the explorer, a Prism mock of the explorer,
@@ -209,4 +209,19 @@ export function namesEntities(system, path, method) {
   } catch {
     return false;
   }
+}
+
+/**
+ * Reads the local svc's lists for the API shown when the server selected is the local svc
+ * (`force`: again, after Authorize or once the state was replaced), then sets the forms' defaults
+ * from them.
+ * @param {any} system Swagger UI's system
+ * @param {{ force?: boolean }} [options]
+ */
+export function readLiveState(system, { force = false } = {}) {
+  serverInfo.then(() => {
+    refreshDefaults(system);
+    if (serverKind(system) !== 'local') return;
+    readLists(page.api, { force }).then(() => refreshDefaults(system));
+  });
 }

@@ -78,13 +78,14 @@ export function historyEntry(request, response, meta) {
  * @param {string} path
  * @param {string} method
  * @param {{ status?: number, text?: unknown }} response
+ * @returns {HistoryEntry | null} the entry (null for an operation not in the index)
  */
 export function recordHistory(system, path, method, response) {
   const operations = indexByApi[page.api]?.operations ?? {};
   const operationId = Object.keys(operations).find(
     (id) => operations[id].path === path && operations[id].method === method,
   );
-  if (!operationId) return;
+  if (!operationId) return null;
   const entries = historyEntries();
   const id = Math.max(0, ...entries.map((e) => e.id)) + 1;
   const request = liveRequest(system, path, method);
@@ -104,6 +105,7 @@ export function recordHistory(system, path, method, response) {
   const entry = historyEntry(request, response, { operationId, id, at: new Date().toISOString(), uuids, local });
   writeSession(HISTORY_KEY, [entry, ...entries].slice(0, HISTORY_LIMIT));
   notify();
+  return entry;
 }
 
 /** The query parameter of a link that replays an entry of the history once its API is loaded. */

@@ -2,9 +2,15 @@
 // page and credentials, through the explorer's /local/), the tab's own answers to the local svc
 // (history.js), and the UUIDs it saw deleted. defaults.js fills the forms from it. ES module.
 import { newestFirst, pickKnown } from './knowledge.js';
-import { AUTH_KEY, config, HISTORY_KEY, notify, readSession, writeSession } from './state.js';
+import { authorization, localFetch } from './local-fetch.js';
+import { config, HISTORY_KEY, notify, readSession, writeSession } from './state.js';
 import { uuidsOf } from './uuid-sources.js';
 
+/**
+ * Session key of when the local svc's state was last replaced as a whole (a reset, a restore of a
+ * snapshot): what the tab's answers said of it before that time no longer holds.
+ */
+export const EPOCH_KEY = 'svc-explorer.state-epoch';
 /** Session key of the UUIDs the tab saw deleted (or answered 404). */
 export const GONE_KEY = 'svc-explorer.gone';
 /** How many gone UUIDs the session keeps (the oldest go first). */
@@ -35,9 +41,22 @@ export function markGone(uuids) {
   writeSession(GONE_KEY, [...list, ...uuids].slice(-GONE_LIMIT));
 }
 
+/**
+ * The local svc's state was replaced as a whole (a reset, a restore): the tab's earlier answers
+ * and the lists read so far are forgotten; the next readLists reads every list again.
+ */
+export function stateReplaced() {
+  writeSession(EPOCH_KEY, new Date().toISOString());
+  listed.clear();
+  status.clear();
+  listsVersion++;
+  notify();
+}
+
 /** The last result of knowns() and what it was made from: every form's default asks for it. */
 let memo = {
   history: /** @type {string | null} */ (null),
+  epoch: '',
   lists: -1,
   knowns: /** @type {import('./knowledge.js').Known[]} */ ([]),
 };
@@ -56,13 +75,14 @@ export function knowns() {
   } catch {
     raw = null;
   }
-  if (memo.history === raw && memo.lists === listsVersion) return memo.knowns;
+  const epoch = String(readSession(EPOCH_KEY, ''));
+  if (memo.history === raw && memo.lists === listsVersion && memo.epoch === epoch) return memo.knowns;
   const entries = readSession(HISTORY_KEY, []);
   const fromAnswers = /** @type {import('./history.js').HistoryEntry[]} */ (Array.isArray(entries) ? entries : [])
-    .filter((e) => e.local && e.status >= 200 && e.status < 300)
+    .filter((e) => e.local && e.status >= 200 && e.status < 300 && e.at >= epoch)
     .flatMap((e) => (e.uuids ?? []).map((u) => ({ ...u, at: e.at, from: { method: e.method, path: e.path } })));
   const fromLists = [...listed.values()].flatMap((l) => l.items.map((u) => ({ ...u, at: l.at, from: l.from })));
-  memo = { history: raw, lists: listsVersion, knowns: newestFirst([...fromAnswers, ...fromLists]) };
+  memo = { history: raw, epoch, lists: listsVersion, knowns: newestFirst([...fromAnswers, ...fromLists]) };
   return memo.knowns;
 }
 
@@ -108,15 +128,6 @@ export function listsSettled(api) {
   return kinds.every((kind) => !listerOf(kind, api) || (status.has(kind) && status.get(kind) !== 'pending'));
 }
 
-/** @returns {string | null} `Basic …` of the session's first basic-auth credentials */
-function authorization() {
-  const saved = Object.values(readSession(AUTH_KEY, {}));
-  const first = /** @type {{ username?: string, password?: string } | undefined} */ (saved.find((s) => s?.username));
-  if (!first) return null;
-  const text = `${first.username}:${first.password ?? ''}`;
-  return `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(text)))}`;
-}
-
 /**
  * Reads the lists of the kinds `api`'s requests name from the local svc, in the background, once
  * per page (again after Authorize: `force`). Needs credentials (Authorize); a 401 waits for them.
@@ -141,14 +152,9 @@ export async function readLists(api, { force = false, kinds } = {}) {
     notify();
     const body = lister.list?.body;
     try {
-      const res = await fetch(`/local${lister.basePath}${lister.path}`, {
-        method: lister.method.toUpperCase(),
-        headers: {
-          authorization: auth,
-          accept: 'application/json',
-          ...(body ? { 'content-type': 'application/json' } : {}),
-        },
-        ...(body ? { body: JSON.stringify(body) } : {}),
+      const res = await localFetch(`${lister.basePath}${lister.path}`, {
+        method: lister.method,
+        ...(body ? { json: body } : {}),
         signal: AbortSignal.timeout(LIST_TIMEOUT_MS),
       });
       if (res.status === 401) {

@@ -14,30 +14,17 @@ import { PrefilledParameter } from './components/prefilled-parameter.js';
 import { useReact } from './components/react.js';
 import { SelfSignedToggle } from './components/self-signed.js';
 import { TopBar } from './components/top-bar.js';
-import { bodyValue, parameterValue, refreshDefaults, serverKind } from './defaults.js';
+import { bodyValue, parameterValue, readLiveState, refreshDefaults } from './defaults.js';
 import { paramErrors, validationMessages } from './errors.js';
 import { focusAnswer } from './focus.js';
 import { recordHistory, resumeReplay } from './history.js';
-import { readLists } from './live-state.js';
+import { stateReplaced } from './live-state.js';
+import { refreshState, STATE_REPLACING } from './local-svc-state.js';
 import { checkOperationLink } from './notices.js';
-import { displayedRequest, forgetAuth, opsFilter, rememberAuth, restoreAuth, serverInfo } from './requests.js';
+import { displayedRequest, forgetAuth, opsFilter, rememberAuth, restoreAuth } from './requests.js';
 import { recordStepAnswer, resumeWorkflow } from './runner.js';
 import { parsedJson } from './spec-json.js';
-import { apiChosen, page, pageWindow } from './state.js';
-
-/**
- * Reads the local svc's lists for the API shown when the server selected is the local svc
- * (`force`: again, after Authorize), then sets the forms' defaults from them.
- * @param {any} system Swagger UI's system
- * @param {{ force?: boolean }} [options]
- */
-function readLiveState(system, { force = false } = {}) {
-  serverInfo.then(() => {
-    refreshDefaults(system);
-    if (serverKind(system) !== 'local') return;
-    readLists(page.api, { force }).then(() => refreshDefaults(system));
-  });
-}
+import { apiChosen, pageWindow } from './state.js';
 
 /**
  * The house plugin of Swagger UI: wires the page state, the workflow runner and the components
@@ -102,11 +89,14 @@ export function ExplorerPlugin(system) {
             const result = ori(payload);
             // the lists a 401 refused, now with credentials
             readLiveState(sys, { force: true });
+            refreshState();
             return result;
           },
           logout: (ori) => (names) => {
             forgetAuth(names);
-            return ori(names);
+            const result = ori(names);
+            refreshState();
+            return result;
           },
         },
       },
@@ -165,9 +155,17 @@ export function ExplorerPlugin(system) {
             // 4xx and 5xx come as { error, err }: recorded with their status like any answer
             const answer = settledResponse(res);
             recordStepAnswer(path, method, answer);
-            recordHistory(sys, path, method, answer);
+            const entry = recordHistory(sys, path, method, answer);
             const result = ori(path, method, res);
             queueMicrotask(() => refreshDefaults(sys));
+            if (entry?.local) {
+              // a reset or a restore from its form: what the tab knew of the state is gone
+              if (STATE_REPLACING.has(entry.operationId) && entry.status >= 200 && entry.status < 300) {
+                stateReplaced();
+                readLiveState(sys, { force: true });
+              }
+              refreshState();
+            }
             focusAnswer(path, method, answer.status);
             return result;
           },

@@ -4,6 +4,7 @@ import { AUTHORIZE_BUTTON } from './authorize.js';
 import { h } from './react.js';
 import { Sidebar } from './sidebar.js';
 import { StartHere } from './start-here.js';
+import { StateView } from './state-view.js';
 import { StepBar } from './step-bar.js';
 
 export function Logo() {
@@ -64,6 +65,7 @@ export function layoutOf(system) {
           // Not a <main>: Swagger UI's operations are the page's one main landmark.
           'div',
           { className: 'svc-main', id: 'svc-main', tabIndex: -1 },
+          h(StateView, { sys: system }),
           h(StartHere, { sys: system }),
           h(BaseLayout),
         ),
