@@ -18,7 +18,13 @@ import { explain, fixesFor, paramErrors, UUID_MESSAGE, validationMessages } from
 import { freshName, latestOf, newestFirst, pickKnown } from '../src/page/knowledge.js';
 import { answerLinks } from '../src/page/links.js';
 import { localBody, SAMPLE_IMAGE_PATH } from '../src/page/local-examples.js';
-import { bodyReferences, missingReferences, parameterKind, selfReference } from '../src/page/references.js';
+import {
+  bodyReferences,
+  missingReferences,
+  needsUnfinishedTask,
+  parameterKind,
+  selfReference,
+} from '../src/page/references.js';
 import { expansionsOf, matchingIds, operationLink, queryWords, search } from '../src/page/search.js';
 import { parsedJson } from '../src/page/spec-json.js';
 import { goneOf, kindOf, uuidsOf } from '../src/page/uuid-sources.js';
@@ -364,10 +370,17 @@ describe('what the components show, as functions', () => {
       uuidsOf({
         path: '/v2.0/tasks/list',
         params: {},
-        body: { entities: [{ uuid: task, create_time_usecs: 1795879269059000 }] },
+        body: { entities: [{ uuid: task, create_time_usecs: 1795879269059000, progress_status: 'Running' }] },
         links: [],
       }),
-    ).toEqual([{ kind: 'tasks', uuid: task, created: 1795879269059 }]);
+    ).toEqual([{ kind: 'tasks', uuid: task, created: 1795879269059, ended: false }]);
+    // whether a task has ended, in each API's spelling; an image's `status` object says nothing of it
+    for (const [body, ended] of [
+      [{ uuid: task, status: 'SUCCEEDED' }, true],
+      [{ uuid: task, status: 'QUEUED' }, false],
+      [{ uuid: task, progressStatus: 'Failed' }, true],
+    ])
+      expect(uuidsOf({ path: '/tasks/{uuid}', params: {}, body, links: [] })[0].ended).toBe(ended);
     expect(
       uuidsOf({ path: '/objectstores/list', params: {}, body: { specs: [{ metadata: { uuid: image } }] }, links: [] }),
     ).toEqual([{ kind: 'objectstores', uuid: image }]);
@@ -537,6 +550,29 @@ describe('what the components show, as functions', () => {
     expect(pickKnown(knowns, 'images', { gone: new Set(['a']), count: 2 }).map((k) => k.uuid)).toEqual(['c', 'b']);
     expect(pickKnown(knowns, 'images', { not: new Set(['a', 'c']) }).map((k) => k.uuid)).toEqual(['b']);
     expect(pickKnown(knowns, 'tasks')).toEqual([]);
+    // an abort or a completion takes a task still running first: the newest answer that says decides
+    const task = (uuid, at, ended) => ({
+      kind: 'tasks',
+      uuid,
+      at,
+      from: { method: 'post', path: '/tasks/list' },
+      ended,
+    });
+    const tasks = newestFirst([
+      task('done', '2026-01-01T00:00:03.000Z', true),
+      task('runs', '2026-01-01T00:00:02.000Z', false),
+      { ...task('new', '2026-01-01T00:00:04.000Z'), ended: undefined },
+      task('new', '2026-01-01T00:00:01.000Z', true),
+    ]);
+    expect(pickKnown(tasks, 'tasks').map((k) => k.uuid)).toEqual(['new']);
+    expect(pickKnown(tasks, 'tasks', { unfinished: true, count: 3 }).map((k) => k.uuid)).toEqual([
+      'runs',
+      'new',
+      'done',
+    ]);
+    expect(
+      ['/tasks/{uuid}/abort', '/tasks/{uuid}/complete', '/tasks/{uuid}', '/tasks/poll'].map(needsUnfinishedTask),
+    ).toEqual([true, true, false, false]);
     expect(
       latestOf(
         [

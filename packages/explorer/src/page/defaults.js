@@ -8,7 +8,7 @@
 import { latestOf } from './knowledge.js';
 import { knowns, pickLive, readLists } from './live-state.js';
 import { exampleTexts, localBody } from './local-examples.js';
-import { bodyReferences, parameterKind } from './references.js';
+import { bodyReferences, needsUnfinishedTask, parameterKind } from './references.js';
 import { isLocalSvc, isOtherOrigin, localSvcUrl, serverInfo, serverInfoKnown } from './requests.js';
 import { page, specObject, toJS } from './state.js';
 
@@ -70,7 +70,8 @@ export function parameterValue(system, pathMethod, param, value) {
   const untouched = same(value, example) || (given !== undefined && same(value, given.value));
   if (!untouched) return value;
   const kind = parameterKind(pathMethod[0], { name: param.get('name'), in: param.get('in') });
-  const [known] = kind && serverKind(system) === 'local' ? pickLive(kind) : [];
+  const unfinished = kind === 'tasks' && needsUnfinishedTask(pathMethod[0]);
+  const [known] = kind && serverKind(system) === 'local' ? pickLive(kind, { unfinished }) : [];
   if (!known) {
     givenParameters.delete(key);
     return given !== undefined && same(value, given.value) ? example : value;

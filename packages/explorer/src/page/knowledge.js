@@ -11,6 +11,7 @@
  * @property {number} [created] its creation time (ms), when the answer said it
  * @property {string} [name]
  * @property {number} [specVersion] its `metadata.spec_version` in that answer
+ * @property {boolean} [ended] a task that answer showed ended (or not)
  * @property {{ method: string, path: string, list?: boolean }} from the request that answered
  */
 
@@ -36,20 +37,23 @@ export function newestFirst(knowns) {
  * The newest entities of a kind that are not gone, each UUID once.
  * @param {Known[]} knowns newest first (newestFirst)
  * @param {string} kind
- * @param {{ gone?: Set<string>, not?: Set<string>, count?: number }} [options] `not`: UUIDs to
- *   leave out besides the gone ones (one the service just refused); `count`: how many (1)
+ * @param {{ gone?: Set<string>, not?: Set<string>, count?: number, unfinished?: boolean }} [options]
+ *   `not`: UUIDs to leave out besides the gone ones (one the service just refused); `count`: how
+ *   many (1); `unfinished`: tasks the newest answer that said so showed running first (an abort
+ *   or a completion needs one), then the others
  * @returns {Known[]}
  */
-export function pickKnown(knowns, kind, { gone = new Set(), not = new Set(), count = 1 } = {}) {
-  const picked = [];
+export function pickKnown(knowns, kind, { gone = new Set(), not = new Set(), count = 1, unfinished = false } = {}) {
+  const candidates = [];
   const seen = new Set();
   for (const known of knowns) {
-    if (picked.length >= count) break;
     if (known.kind !== kind || gone.has(known.uuid) || not.has(known.uuid) || seen.has(known.uuid)) continue;
     seen.add(known.uuid);
-    picked.push(known);
+    candidates.push(known);
   }
-  return picked;
+  if (!unfinished) return candidates.slice(0, count);
+  const ended = (uuid) => knowns.find((k) => k.uuid === uuid && k.ended !== undefined)?.ended === true;
+  return [...candidates.filter((k) => !ended(k.uuid)), ...candidates.filter((k) => ended(k.uuid))].slice(0, count);
 }
 
 /**

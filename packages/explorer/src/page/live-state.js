@@ -89,7 +89,7 @@ export function knowns() {
 /**
  * The newest live entities of a kind.
  * @param {string} kind
- * @param {{ not?: Set<string>, count?: number }} [options]
+ * @param {{ not?: Set<string>, count?: number, unfinished?: boolean }} [options] as pickKnown's
  * @returns {import('./knowledge.js').Known[]}
  */
 export function pickLive(kind, options = {}) {

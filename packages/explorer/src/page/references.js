@@ -20,6 +20,17 @@ const NAMED_PARAMETERS = {
   entityuuids: 'images',
 };
 
+/**
+ * Whether an operation acts on a task that still runs: an action after a task's UUID
+ * (`/tasks/{uuid}/abort`, the control API's `/tasks/{uuid}/complete`), which answers 409 or 422
+ * for a task that has ended.
+ * @param {string} path the spec's path template
+ * @returns {boolean}
+ */
+export function needsUnfinishedTask(path) {
+  return /(^|\/)tasks\/\{[^}]+\}\/[a-z_]+$/.test(path);
+}
+
 /** Arrays of UUIDs whose key does not say the kind (`completed_tasks` of the v2.0 task poll). */
 const NAMED_ARRAYS = { completed_tasks: 'tasks' };
 

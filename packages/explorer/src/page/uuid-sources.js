@@ -43,10 +43,11 @@ function millis(value) {
 /**
  * What the page keeps of one entity an answer names: its UUID, when it was created (ms; v3
  * `metadata.creation_time`, the element API's `created_time_in_usecs`, `createdTimeInUsecs`,
- * tasks' `creation_time_usecs`, `create_time_usecs`, `createTime`), its name and `spec_version`.
+ * tasks' `creation_time_usecs`, `create_time_usecs`, `createTime`), its name and `spec_version`,
+ * and for a task whether it has ended.
  * @param {any} entity
  * @param {string} kind
- * @returns {{ kind: string, uuid: string, created?: number, name?: string, specVersion?: number } | null}
+ * @returns {NamedEntity | null}
  */
 function entityOf(entity, kind) {
   const uuid = entityUuid(entity, kind);
@@ -63,17 +64,24 @@ function entityOf(entity, kind) {
     .find((v) => v !== undefined);
   const name = [entity.spec?.name, entity.name, entity.status?.name].find((v) => typeof v === 'string' && v);
   const specVersion = entity.metadata?.spec_version;
+  // a task's own state (v3 `status`, v2.0 `progress_status`, v0.8 `progressStatus`): whether it has ended
+  const state = [entity.status, entity.progress_status, entity.progressStatus].find((v) => typeof v === 'string');
   return {
     kind,
     uuid,
     ...(created !== undefined ? { created } : {}),
     ...(name ? { name } : {}),
     ...(Number.isInteger(specVersion) ? { specVersion } : {}),
+    ...(state ? { ended: TASK_ENDED.test(state) } : {}),
   };
 }
 
+/** A task's state once it has ended, in any API's spelling. */
+const TASK_ENDED = /^(SUCCEEDED|FAILED|ABORTED|CANCELED|CANCELLED)$/i;
+
 /**
- * @typedef {{ kind: string, uuid: string, created?: number, name?: string, specVersion?: number }} NamedEntity
+ * @typedef {{ kind: string, uuid: string, created?: number, name?: string, specVersion?: number, ended?: boolean }} NamedEntity
+ *   `ended`: a task the answer shows ended (or not); absent when it does not say
  */
 
 /**
