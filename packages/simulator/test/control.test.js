@@ -3,6 +3,7 @@
 // as it was), the request journal with the description's verdict, fault rules at run time, tasks
 // ended on demand and the task time changed at run time. Every answer is checked against the spec.
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../src/index.js';
@@ -272,6 +273,51 @@ describe('tasks on demand and the task time', () => {
       expect(unknown.status).toBe(404);
     } finally {
       await t.call('PUT', '/_svc/settings', { body: { task_seconds: 0 } });
+    }
+  });
+
+  it('ends a create now whose source never finishes: its fetch stops, the image is COMPLETE without the bytes', async () => {
+    // one source that never answers, one that sends half its body and stalls
+    /** @type {Set<import('node:http').ServerResponse>} */
+    const held = new Set();
+    const source = createServer((req, res) => {
+      held.add(res);
+      if (req.url === '/half') {
+        res.writeHead(200, { 'content-length': '4096', 'content-type': 'application/octet-stream' });
+        res.write(Buffer.alloc(2048, 1));
+      }
+    });
+    await new Promise((resolve) => source.listen(0, '127.0.0.1', () => resolve(undefined)));
+    const port = /** @type {import('node:net').AddressInfo} */ (source.address()).port;
+    try {
+      for (const path of ['/silent', '/half']) {
+        const created = await t.call(
+          'POST',
+          `${V3}/images`,
+          image(`stalled${path.replace('/', '-')}`, {
+            image_type: 'DISK_IMAGE',
+            source_uri: `http://127.0.0.1:${port}${path}`,
+          }),
+        );
+        expect(created.status).toBe(202);
+        const task = created.body.status.execution_context.task_uuid;
+        // the fetch has reached the source (the task runs it) before it is ended
+        const deadline = Date.now() + 30_000;
+        while (held.size < (path === '/half' ? 2 : 1) && Date.now() < deadline)
+          await t.call('GET', `${V3}/tasks/${task}`);
+        const ended = await t.call('POST', `/_svc/tasks/${task}/complete`, { body: { status: 'SUCCEEDED' } });
+        expect(ended.status, path).toBe(200);
+        expect(ended.body).toEqual({ task_uuid: task, status: 'SUCCEEDED' });
+        const found = (await t.call('GET', `${V3}/images/${created.body.metadata.uuid}`)).body;
+        expect(found.status.state, path).toBe('COMPLETE');
+        expect(found.status.resources.size_bytes ?? 0, path).toBe(0);
+        const file = await t.call('GET', `${V3}/images/${created.body.metadata.uuid}/file`);
+        expect(file.status, path).toBe(404); // no part of the half body is kept
+      }
+    } finally {
+      for (const res of held) res.destroy();
+      source.closeAllConnections();
+      await new Promise((resolve) => source.close(resolve));
     }
   });
 });

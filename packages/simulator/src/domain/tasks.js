@@ -215,15 +215,17 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
       // an end asked for through the control API (`complete`) is the abort's reason
       const asked = controller.signal.reason;
       failure =
-        asked instanceof TaskError
-          ? asked
-          : error instanceof TaskError
-            ? error
-            : isStorageFull(error)
-              ? new TaskError('STORAGE_FULL', "The simulator's data directory is full: free some space and retry")
-              : controller.signal.aborted
-                ? new TaskError('ABORTED', 'The task was aborted')
-                : new TaskError('INTERNAL_ERROR', String(error?.message ?? error));
+        asked === COMPLETED
+          ? undefined
+          : asked instanceof TaskError
+            ? asked
+            : error instanceof TaskError
+              ? error
+              : isStorageFull(error)
+                ? new TaskError('STORAGE_FULL', "The simulator's data directory is full: free some space and retry")
+                : controller.signal.aborted
+                  ? new TaskError('ABORTED', 'The task was aborted')
+                  : new TaskError('INTERNAL_ERROR', String(error?.message ?? error));
     } finally {
       running.delete(uuid);
       wakes.delete(uuid);
@@ -346,9 +348,10 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
     waiting: () => waiters,
     /**
      * Ends a task now, through the transition its own end takes (`POST /_svc/tasks/{uuid}/complete`):
-     * SUCCEEDED skips what is left of its task time (its work, a fetch say, still has to finish: its
-     * effect needs it); FAILED stops its work and ends it FAILED with `errorDetail`, its entity in the
-     * state a failure leaves. Resolves once it has ended.
+     * SUCCEEDED stops its work (a fetch: the bytes not all there are not kept) and what is left of its
+     * task time, and applies its effect with what is done; FAILED stops its work and ends it FAILED
+     * with `errorDetail`, its entity in the state a failure leaves. Resolves once it has ended.
+     * @throws {Error} when the engine stops (`close`) before the task has ended
      * @param {string} uuid
      * @param {'SUCCEEDED' | 'FAILED'} status
      * @param {string} [errorDetail]
@@ -369,11 +372,19 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
       } else {
         hurried.add(uuid);
         wakes.get(uuid)?.abort();
+        // its work stops (a fetch that never ends would hold the answer): it ends with what is done
+        running.get(uuid)?.abort(COMPLETED);
         if (!running.has(uuid)) schedule(uuid);
       }
-      while (!DONE.has(store.get('task', uuid)?.status ?? 'SUCCEEDED')) await this.waitAny([uuid], 60_000);
-      hurried.delete(uuid);
-      return 'ended';
+      try {
+        while (!DONE.has(store.get('task', uuid)?.status ?? 'SUCCEEDED')) {
+          if (closed) throw new Error('the local svc stopped before the task ended');
+          await this.waitAny([uuid], 60_000);
+        }
+        return 'ended';
+      } finally {
+        hurried.delete(uuid);
+      }
     },
     /**
      * Start-up, before `start`: every task a stop left QUEUED or RUNNING is QUEUED again (its
@@ -435,6 +446,9 @@ export function createTasks({ store, taskMs, faults, log = (line) => console.err
     return { ...task, percentage: Math.max(task.percentage, Math.min(99, Math.floor(share * 100))) };
   }
 }
+
+/** The reason `complete` SUCCEEDED stops a task's work with: the task ends SUCCEEDED. */
+const COMPLETED = Symbol('completed through the control API');
 
 /**
  * Waits `ms`; rejects with `signal`'s reason when it aborts first, resolves at once when `wake` does.
